@@ -1,0 +1,105 @@
+# racesim build. `make` builds ./racesim; `make test` runs every test; `make run` runs the default race.
+# Configurations build into separate directories: build/opt (default) and build/san (make SAN=1 ...).
+# BUILD=dir overrides the directory (handy when several builds run at once).
+
+ifeq ($(SAN),1)
+CONFIG := san
+# AddressSanitizer + UndefinedBehaviorSanitizer; no recovery, so the first finding fails the run.
+OPTFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+LDSAN := -fsanitize=address,undefined
+else
+CONFIG := opt
+OPTFLAGS := -O2 -g
+LDSAN :=
+endif
+BUILD ?= build/$(CONFIG)
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+# -ffp-contract=off: no fused multiply-add, so results are bit-identical across optimisation levels and sanitizers.
+WARN := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Werror
+BASEFLAGS := $(WARN) -ffp-contract=off $(OPTFLAGS) -MMD -MP -D_POSIX_C_SOURCE=200809L
+
+INIH_CFLAGS := $(shell $(PKG_CONFIG) --cflags inih 2>/dev/null)
+INIH_LIBS := $(shell $(PKG_CONFIG) --libs inih 2>/dev/null)
+SDL_CFLAGS := $(shell $(PKG_CONFIG) --cflags sdl2 SDL2_ttf 2>/dev/null)
+SDL_LIBS := $(shell $(PKG_CONFIG) --libs sdl2 SDL2_ttf 2>/dev/null)
+
+# The simulation side is compiled WITHOUT SDL's include paths, so a stray SDL include fails the build.
+CORE_CFLAGS := $(BASEFLAGS) $(INIH_CFLAGS)
+GUI_CFLAGS := $(BASEFLAGS) $(INIH_CFLAGS) $(SDL_CFLAGS)
+LIBS := $(SDL_LIBS) $(INIH_LIBS) -lm -lpthread
+
+TRK_SRC := $(wildcard track/*.c)
+DRV_SRC := $(wildcard drivers/*.c)
+SIM_SRC := $(wildcard sim/*.c)
+RND_SRC := $(wildcard render/*.c)
+APP_SRC := $(wildcard app/*.c)
+TEST_SRC := $(wildcard tests/test_*.c)
+BENCH_SRC := $(wildcard tests/bench_*.c)
+
+obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
+TRK_LIB := $(BUILD)/libtrk.a
+DRV_LIB := $(BUILD)/libdrv.a
+SIM_LIB := $(BUILD)/libsim.a
+RND_LIB := $(BUILD)/librnd.a
+ALL_LIBS := $(RND_LIB) $(SIM_LIB) $(DRV_LIB) $(TRK_LIB)
+TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+BENCH_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(BENCH_SRC))
+
+ifeq ($(CONFIG),opt)
+PROGRAM := racesim
+else
+PROGRAM := $(BUILD)/racesim
+endif
+
+.PHONY: all deps run test test-unit test-san bench fuzz clean
+all: $(PROGRAM)
+
+deps:
+	@sh tools/install-deps.sh
+
+$(BUILD)/track/%.o $(BUILD)/drivers/%.o $(BUILD)/sim/%.o: CF = $(CORE_CFLAGS)
+$(BUILD)/render/%.o $(BUILD)/app/%.o $(BUILD)/tests/%.o: CF = $(GUI_CFLAGS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CF) -c $< -o $@
+
+$(TRK_LIB): $(call obj,$(TRK_SRC))
+$(DRV_LIB): $(call obj,$(DRV_SRC))
+$(SIM_LIB): $(call obj,$(SIM_SRC))
+$(RND_LIB): $(call obj,$(RND_SRC))
+$(ALL_LIBS):
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(PROGRAM): $(call obj,$(APP_SRC)) $(ALL_LIBS)
+	$(CC) $(LDSAN) -o $@ $(call obj,$(APP_SRC)) $(ALL_LIBS) $(LIBS)
+
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(ALL_LIBS)
+	$(CC) $(LDSAN) -o $@ $< $(ALL_LIBS) $(LIBS)
+
+# Runs every unit test binary, then the scenario suite; the last line reads "total: N passed, N failed".
+test: deps
+	@$(MAKE) --no-print-directory test-unit
+
+test-unit: $(PROGRAM) $(TEST_BINS)
+	@sh tests/run_tests.sh $(BUILD) $(PROGRAM)
+
+test-san: deps
+	@$(MAKE) --no-print-directory SAN=1 test-unit
+
+run: deps
+	@$(MAKE) --no-print-directory $(PROGRAM)
+	./$(PROGRAM)
+
+bench: deps
+	@$(MAKE) --no-print-directory $(PROGRAM) $(BENCH_BINS)
+	@for b in $(BENCH_BINS); do $$b || exit 1; done
+
+clean:
+	rm -rf build racesim
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

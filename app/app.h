@@ -1,0 +1,13 @@
+/* app.h: the racesim program's commands. main.c dispatches `racesim CMD ...` to cmd_CMD(argc, argv), where argv[0]
+ * is the command name. Each command lives in its own app/cmd_*.c, prints its own --help, validates its options and
+ * returns the process exit code (0 ok, 1 a failed check or run, 2 bad usage or bad input). app/ is the only place
+ * that knows every module. */
+#ifndef APP_H
+#define APP_H
+
+#define APP_DEFAULT_RACE "data/races/default.ini"
+
+int cmd_track(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+
+#endif

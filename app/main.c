@@ -1,0 +1,46 @@
+/* main.c: `racesim CMD ...` dispatch. With no arguments, runs the default race (a window when a display exists,
+ * otherwise headless with a results table). */
+#include "app.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct AppCommand {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+} AppCommand;
+
+static const AppCommand app_commands[] = {
+    {"run", cmd_run, "run a race (window, or --headless with a results table)"},
+    {"track", cmd_track, "validate a track file and print its summary"},
+};
+
+static void app_usage(FILE *out)
+{
+    fprintf(out, "usage: racesim [CMD [OPTIONS...]]\n\n"
+                 "Racing-AI simulator: cars with context-steering drivers race on spline tracks.\n"
+                 "With no command, runs %s (a window when a display exists, else headless).\n\ncommands:\n",
+            APP_DEFAULT_RACE);
+    for (size_t i = 0; i < sizeof app_commands / sizeof app_commands[0]; i++)
+        fprintf(out, "  %-9s %s\n", app_commands[i].name, app_commands[i].summary);
+    fprintf(out, "\n`racesim CMD --help` documents each command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        char *def_argv[] = {"run", APP_DEFAULT_RACE, NULL};
+        return cmd_run(2, def_argv);
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        app_usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof app_commands / sizeof app_commands[0]; i++)
+        if (strcmp(argv[1], app_commands[i].name) == 0)
+            return app_commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "racesim: unknown command '%s'\n\n", argv[1]);
+    app_usage(stderr);
+    return 2;
+}

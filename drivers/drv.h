@@ -1,0 +1,150 @@
+/* drv.h: the driver interface and driver personalities (public API of the drivers module).
+ *
+ * Each tick the sim gives every driver a read-only DrvView and takes back DrvControls. A driver never sees or
+ * writes world state. Drivers may keep private state (the context driver keeps the previous tick's maps for
+ * hysteresis, and its reaction-noise generator); behaviours inside a driver keep none.
+ *
+ * Depends on track/ only. Errors are returned in message buffers, never printed.
+ */
+#ifndef DRV_H
+#define DRV_H
+
+#include "../track/trk.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- the view and the controls ----------------------------------------------------------------------------- */
+
+/* Another car as this driver perceives it, in track coordinates relative to the driver. */
+typedef struct DrvOther {
+    int id;                 /* the sim's car index */
+    double ds_m;            /* signed centre-to-centre distance along the track, ahead positive */
+    double d_m;             /* its lateral offset, m */
+    double speed_mps;       /* its speed along the track */
+    double lat_speed_mps;   /* its lateral speed, left positive */
+    double length_m, width_m;
+    int laps_ahead;         /* race laps it is ahead of us (negative: a lapped car); 0 = same lap */
+} DrvOther;
+
+typedef struct DrvView {
+    const TrkTrack *track;
+    long tick;
+    double dt_s;            /* the sim's fixed tick */
+    /* own state */
+    double s_m;             /* wrapped arc length */
+    double d_m;             /* lateral offset, left positive */
+    double speed_mps;
+    double lat_speed_mps;
+    double length_m, width_m;
+    const TrkCarParams *car;
+    /* other cars within sensing range (about 200 m ahead, 50 m behind), sorted by ds_m ascending */
+    const DrvOther *others;
+    int other_count;
+} DrvView;
+
+/* What a driver asks for. The sim enforces physics: it clips the request to engine power, brakes and the
+ * friction circle; a car whose path needs more lateral grip than it has slides wide whatever it asked. */
+typedef struct DrvControls {
+    double long_accel_mps2; /* requested longitudinal acceleration: > 0 throttle, < 0 brake */
+    double lat_accel_mps2;  /* requested lateral acceleration relative to the track (d''), left positive */
+    /* what the driver was aiming for, for the viewer and tests */
+    double target_d_m;
+    double target_speed_mps;
+} DrvControls;
+
+/* The interface the sim calls. `self` is the driver's own state. */
+typedef void DrvThinkFn(void *self, const DrvView *view, DrvControls *out);
+
+/* ---- personalities ----------------------------------------------------------------------------------------- */
+
+typedef enum DrvModel { DRV_MODEL_CONTEXT = 0, DRV_MODEL_STEERING = 1 } DrvModel;
+typedef enum DrvBlur { DRV_BLUR_NONE = 0, DRV_BLUR_BOX = 1, DRV_BLUR_GAUSS = 2 } DrvBlur;
+typedef enum DrvResolver {
+    DRV_RESOLVE_WALK = 0,
+    DRV_RESOLVE_SUBTRACT,
+    DRV_RESOLVE_MASK_SUM,
+    DRV_RESOLVE_THRESHOLD_BLEND,
+    DRV_RESOLVE_MIN_DANGER,
+    DRV_RESOLVE_COUNT
+} DrvResolver;
+
+#define DRV_NAME_LEN 48
+#define DRV_MAX_SLOTS 128
+
+typedef struct DrvPersonality {
+    /* [driver] */
+    char name[DRV_NAME_LEN];
+    uint8_t colour[3];      /* r, g, b */
+    int number;             /* 0..999 */
+    DrvModel model;         /* model = context | steering */
+    /* [behaviour] */
+    double skirt_m;         /* width of the decreasing danger either side of a car, m */
+    double draft_weight;    /* 0..1, interest written behind faster cars */
+    double line_weight;     /* 0..1, peak interest of the racing line */
+    double aggression;      /* 0..1, danger tolerated at the chosen slot before braking */
+    double grip_use;        /* 0.8..1.0, fraction of the grip limit used by the speed plan */
+    double lookahead_s;     /* s, how far ahead in time the driver looks */
+    double reaction_noise;  /* 0..1, seeded noise on perception and targets */
+    /* [map] */
+    int slots;              /* slot count at full detail, 8..DRV_MAX_SLOTS */
+    DrvBlur blur;
+    int blur_radius;        /* slots */
+    double hysteresis;      /* 0..0.95, weight of the previous tick's maps */
+    bool lod;               /* fewer slots when no car is in range */
+    DrvResolver resolver;
+} DrvPersonality;
+
+/* Documented defaults for every field. */
+DrvPersonality drv_default_personality(void);
+
+/* Loads a personality INI. On error returns nonzero and err holds "path:line: [section] key: what is wrong". */
+int drv_personality_load(const char *path, DrvPersonality *out, char *err, size_t err_len);
+int drv_personality_parse_string(const char *text, const char *path, DrvPersonality *out, char *err, size_t err_len);
+
+/* ---- drivers ----------------------------------------------------------------------------------------------- */
+
+typedef struct DrvDriver DrvDriver;
+
+/* Creates a driver of the personality's model for one car on one track. The driver builds its own speed plan
+ * (racing line, grip scaled by grip_use). `seed` feeds its reaction noise. NULL on allocation failure. */
+DrvDriver *drv_create(const DrvPersonality *p, const TrkTrack *track, const TrkCarParams *car, uint64_t seed);
+void drv_destroy(DrvDriver *driver);
+void drv_think(DrvDriver *driver, const DrvView *view, DrvControls *out);
+/* Matches DrvThinkFn, with self = DrvDriver*. */
+void drv_think_fn(void *self, const DrvView *view, DrvControls *out);
+const DrvPersonality *drv_personality(const DrvDriver *driver);
+
+/* What the context driver saw and chose on its last tick, for the viewer's map inspector and tests. */
+typedef struct DrvDebug {
+    int slots;                       /* slot count used this tick (level of detail may lower it) */
+    double d_left_m, d_right_m;      /* lateral offsets of slot 0 (left edge) and slot slots-1 (right edge) */
+    float danger[DRV_MAX_SLOTS];     /* after post-processing, 0..1 */
+    float interest[DRV_MAX_SLOTS];   /* after post-processing, 0..1 */
+    int current_slot;
+    int reach_lo, reach_hi;          /* reachable range from the walk (inclusive); whole map for other resolvers */
+    int chosen_slot;
+    double chosen_d_m;               /* after sub-slot interpolation */
+    bool braking_for_danger;
+    DrvResolver resolver;
+} DrvDebug;
+
+/* NULL for models that keep no maps. */
+const DrvDebug *drv_debug(const DrvDriver *driver);
+
+/* ---- shared low-level control (both models use it, so comparisons are fair) ---------------------------------- */
+
+/* Lateral acceleration that moves the car toward target_d without overshoot, limited to the grip left after
+ * cornering at the current speed. */
+double drv_steer_toward(const DrvView *view, double target_d_m);
+/* Longitudinal acceleration that tracks target_speed (brakes hard when far above). */
+double drv_speed_toward(const DrvView *view, double target_speed_mps);
+
+/* A small seeded generator (splitmix64) that every module may use; no global state. */
+typedef struct DrvRng { uint64_t state; } DrvRng;
+DrvRng drv_rng_seed(uint64_t seed);
+uint64_t drv_rng_next(DrvRng *rng);
+double drv_rng_uniform(DrvRng *rng); /* [0, 1) */
+
+#endif

@@ -1,0 +1,21 @@
+#!/bin/sh
+# Installs what racesim needs from Debian's packages, only when something is missing.
+# Works as root or through sudo; does nothing when everything is present.
+set -e
+need=""
+pkg-config --exists sdl2 2>/dev/null || need="$need libsdl2-dev"
+pkg-config --exists SDL2_ttf 2>/dev/null || need="$need libsdl2-ttf-dev"
+pkg-config --exists inih 2>/dev/null || need="$need libinih-dev"
+command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
+command -v cc >/dev/null 2>&1 || need="$need gcc"
+command -v make >/dev/null 2>&1 || need="$need make"
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need="$need fonts-dejavu-core"
+command -v xvfb-run >/dev/null 2>&1 || need="$need xvfb xauth"
+command -v parallel >/dev/null 2>&1 || need="$need parallel"
+[ -z "$need" ] && exit 0
+if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+echo "installing:$need" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq >&2
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $need >&2

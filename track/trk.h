@@ -1,0 +1,130 @@
+/* trk.h: closed spline tracks (public API of the track module).
+ *
+ * A track is a closed centripetal Catmull-Rom curve through control points, resampled by arc length into a
+ * dense table of samples. Every query takes an optional `hint` (a sample index kept by the caller, -1 or NULL when
+ * unknown) so incremental look-ups along a lap are O(1); without a hint they are O(log n) on s, and a global search
+ * for trk_to_frenet.
+ *
+ * Conventions: s is arc length along the centre line in metres, in [0, length) after wrapping; d is the signed
+ * lateral offset in metres, left of the direction of travel positive. Curvature is signed, left turns positive.
+ *
+ * The track module uses libc and libm only. Errors are returned with a message buffer, never printed.
+ */
+#ifndef TRK_H
+#define TRK_H
+
+#include <stddef.h>
+
+#define TRK_GRAVITY_MPS2 9.81
+#define TRK_ERR_LEN 512 /* a good size for the caller's error buffers */
+
+typedef struct TrkTrack TrkTrack;
+
+/* One control point. Widths are distances from the centre line to each edge. */
+typedef struct TrkPointDef {
+    double x_m, y_m;
+    double left_m;  /* > 0 */
+    double right_m; /* > 0 */
+} TrkPointDef;
+
+/* Options for building a track. */
+typedef struct TrkDef {
+    const char *name;      /* copied; "unnamed" when NULL */
+    double sample_step_m;  /* arc-length resampling step, m (default 1.0) */
+    double line_margin_m;  /* racing line keeps this far from each edge, m (default 1.5: half a car + room) */
+    int line_iterations;   /* racing-line optimisation iterations (default: enough to converge) */
+} TrkDef;
+
+TrkDef trk_default_def(void);
+
+/* Position and frame at an arc length. n is the unit normal pointing left (tangent rotated +90 degrees). */
+typedef struct TrkPose {
+    double x_m, y_m;
+    double tx, ty;
+    double nx, ny;
+} TrkPose;
+
+/* ---- lifetime ---------------------------------------------------------------------------------------------- */
+
+/* Builds a track from control points (n >= 4). Returns NULL and fills err ("what is wrong", no path prefix) when the
+ * points are unusable. `def` may be NULL for defaults. */
+TrkTrack *trk_create(const TrkPointDef *points, int n, const TrkDef *def, char *err, size_t err_len);
+
+/* Loads a track file: ".csv" (x_m, y_m, w_tr_right_m, w_tr_left_m) or anything else as INI ([track] name, width;
+ * [points] p = x, y[, left, right]). On error returns NULL and err holds "path:line: what is wrong" (line 0 when the
+ * problem is not on one line). `def` may be NULL; its name is ignored (the file gives the name). */
+TrkTrack *trk_load(const char *path, const TrkDef *def, char *err, size_t err_len);
+
+/* The same parsers on in-memory text; `path` is only used in messages. */
+TrkTrack *trk_load_ini_string(const char *text, const char *path, const TrkDef *def, char *err, size_t err_len);
+TrkTrack *trk_load_csv_string(const char *text, const char *path, const TrkDef *def, char *err, size_t err_len);
+
+void trk_free(TrkTrack *track);
+
+/* A warning from loading (e.g. "centre line crosses itself at s=812 m (treated as a bridge)"), or "" if none. */
+const char *trk_warning(const TrkTrack *track);
+
+/* ---- queries ----------------------------------------------------------------------------------------------- */
+
+const char *trk_name(const TrkTrack *track);
+double trk_length(const TrkTrack *track);
+double trk_wrap_s(const TrkTrack *track, double s_m);            /* into [0, length) */
+double trk_delta_s(const TrkTrack *track, double from_m, double to_m); /* signed shortest, in [-L/2, L/2) */
+
+TrkPose trk_pose_at(const TrkTrack *track, double s_m, int *hint);
+void trk_to_world(const TrkTrack *track, double s_m, double d_m, double *x_m, double *y_m, int *hint);
+/* World -> Frenet. With a hint, searches near it first (which keeps crossings unambiguous). Returns 0 on success. */
+int trk_to_frenet(const TrkTrack *track, double x_m, double y_m, double *s_m, double *d_m, int *hint);
+
+double trk_curvature(const TrkTrack *track, double s_m, int *hint); /* 1/m, signed, left positive */
+double trk_width_left(const TrkTrack *track, double s_m, int *hint);  /* m, > 0 */
+double trk_width_right(const TrkTrack *track, double s_m, int *hint); /* m, > 0 */
+
+/* Racing line: lateral offset d(s) of the minimum-curvature line, m; its curvature (1/m, signed). */
+double trk_line_d(const TrkTrack *track, double s_m, int *hint);
+double trk_line_curvature(const TrkTrack *track, double s_m, int *hint);
+
+/* Summary for `racesim track` and tests. */
+typedef struct TrkSummary {
+    double length_m;
+    double min_width_m, max_width_m; /* total width, left + right */
+    double tightest_radius_m;        /* of the centre line */
+    int corners;                     /* runs of |curvature| above a threshold, merged when close */
+    int control_points;
+} TrkSummary;
+TrkSummary trk_summary(const TrkTrack *track);
+
+/* ---- vehicle and speed profile ----------------------------------------------------------------------------- */
+
+/* Physical parameters that decide how fast a car can go. Lives here (the lowest module) because the speed profile
+ * needs it; the sim's car spec embeds it. */
+typedef struct TrkCarParams {
+    double mass_kg;           /* default 1300 */
+    double power_w;           /* default 400e3 */
+    double drag_area_m2;      /* Cd*A, default 0.75 */
+    double rolling_coeff;     /* Crr, default 0.015 */
+    double mu;                /* tyre grip coefficient, default 1.4 */
+    double downforce_area_m2; /* Cl*A, default 1.0 (0 for none) */
+    double air_density_kgpm3; /* default 1.2 */
+} TrkCarParams;
+
+TrkCarParams trk_default_car(void);
+
+/* Forces for the sim and the profile, so both use one model. */
+double trk_car_drag_n(const TrkCarParams *car, double speed_mps, double drag_factor); /* aero drag * factor + rolling */
+double trk_car_grip_mps2(const TrkCarParams *car, double speed_mps); /* mu * (g + downforce/m) */
+double trk_car_drive_mps2(const TrkCarParams *car, double speed_mps); /* engine force / m, traction-limited */
+
+typedef enum TrkPath { TRK_PATH_CENTRE = 0, TRK_PATH_RACING_LINE = 1 } TrkPath;
+
+/* A speed profile: the fastest speed at each sample of a path, for one car. */
+typedef struct TrkSpeedProfile TrkSpeedProfile;
+
+/* grip_scale multiplies the grip available (a driver's grip use, 0..1]). */
+TrkSpeedProfile *trk_speed_profile_create(const TrkTrack *track, const TrkCarParams *car, TrkPath path,
+                                          double grip_scale);
+void trk_speed_profile_free(TrkSpeedProfile *profile);
+double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint); /* m/s, interpolated */
+double trk_profile_lap_time(const TrkSpeedProfile *profile);                /* s, flying lap along the path */
+
+#endif
