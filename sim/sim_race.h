@@ -1,0 +1,77 @@
+/* sim_race.h: race files and race sessions.
+ *
+ * A race file (INI) names a track, a lap count, a seed, a tick rate, an optional car spec, and a grid of driver
+ * personality files. A session is one race instance built from it: the loaded track, one driver per car and the
+ * world, ready to step. Every tool (headless run, viewer, batch, A/B, checks) builds races through a session, so a
+ * race of a batch can be replayed alone and watched.
+ */
+#ifndef SIM_RACE_H
+#define SIM_RACE_H
+
+#include "sim.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SIM_PATH_LEN 1024
+#define SIM_MAX_CARS 128
+
+typedef struct SimRaceEntry {
+    char driver_path[SIM_PATH_LEN]; /* resolved relative to the race file */
+    DrvPersonality personality;     /* loaded and validated with the race */
+    /* explicit start ([start] section of a scenario); unused on a grid */
+    bool placed;
+    double s_m, d_m, speed_mps;
+} SimRaceEntry;
+
+typedef struct SimRace {
+    char path[SIM_PATH_LEN];
+    char track_path[SIM_PATH_LEN];  /* resolved relative to the race file */
+    int laps;
+    double duration_s;              /* 0 = none */
+    uint64_t seed;
+    double tick_hz;
+    SimCarSpec car;
+    int entry_count;
+    SimRaceEntry entries[SIM_MAX_CARS];
+} SimRace;
+
+/* Loads and validates a race file and every driver file it names. On error returns nonzero and err holds
+ * "path:line: what is wrong" (the path of whichever file is wrong). The track is checked by loading it. */
+int sim_race_load(const char *path, SimRace *out, char *err, size_t err_len);
+
+/* Options for one race instance. */
+typedef struct SimSessionDef {
+    uint64_t seed;          /* the race's seed (the race file's unless overridden) */
+    bool shuffle_grid;      /* permute the grid with the seed */
+    int laps;               /* 0 = the race file's */
+    /* replace the personality of one or more seats (A/B tests); NULL = none */
+    const DrvPersonality *seat_override;
+    const bool *seat_mask;  /* entry_count flags: which seats get seat_override */
+} SimSessionDef;
+
+SimSessionDef sim_default_session_def(const SimRace *race);
+
+typedef struct SimSession SimSession;
+
+/* Builds the track, drivers and world. NULL with err filled on failure. The race must outlive the session. */
+SimSession *sim_session_create(const SimRace *race, const SimSessionDef *def, char *err, size_t err_len);
+void sim_session_destroy(SimSession *session);
+SimWorld *sim_session_world(SimSession *session);
+const TrkTrack *sim_session_track(const SimSession *session);
+/* The driver of a car (for the viewer's map inspector), NULL for scripted cars. */
+const DrvDriver *sim_session_driver(const SimSession *session, int car_id);
+/* Which race entry (grid line of the file) each car came from, after any shuffle. */
+int sim_session_entry_of(const SimSession *session, int car_id);
+
+/* ---- results ----------------------------------------------------------------------------------------------- */
+
+/* The headless results table: position, number, name, laps, total time, gap, best lap, overtakes, positions lost,
+ * collisions, off-track seconds, status. */
+void sim_results_print_table(const SimSession *session, FILE *out);
+/* The JSON record (keys documented in the README); events included when with_events. One line when compact. */
+void sim_results_write_json(const SimSession *session, FILE *out, bool with_events, bool compact);
+void sim_results_write_csv(const SimSession *session, FILE *out);
+
+#endif
