@@ -103,3 +103,28 @@ clean:
 	rm -rf build racesim
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# ---- fuzzing (libFuzzer, clang) -------------------------------------------------------------------------------
+# `make fuzz` builds one harness per parser into build/fuzz; `make fuzz-run FUZZ_SECONDS=N` runs each for N seconds,
+# seeded with the files in data/ and tests/. Crashes are written to build/fuzz/crash-*; copy them into
+# tests/fuzz/regress/ so tests replay them.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 30
+FUZZ_FLAGS := -std=c11 -g -O1 -ffp-contract=off -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	-D_POSIX_C_SOURCE=200809L $(INIH_CFLAGS)
+FUZZ_CORE := $(TRK_SRC) $(DRV_SRC) $(SIM_SRC)
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRC))
+
+.PHONY: fuzz fuzz-run
+fuzz: deps
+	@sh tools/install-deps.sh fuzz
+	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+	@mkdir -p build/fuzz/races && ln -sfn ../../data/tracks build/fuzz/tracks && ln -sfn ../../data/drivers build/fuzz/drivers
+
+build/fuzz/%: tests/fuzz/%.c $(FUZZ_CORE)
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_CORE) $(INIH_LIBS) -lm -lpthread
+
+fuzz-run: fuzz
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs what racesim needs from Debian's packages, only when something is missing.
-# Works as root or through sudo; does nothing when everything is present.
+# Works as root or through sudo; does nothing when everything is present. `install-deps.sh fuzz` adds clang.
 set -e
 need=""
 pkg-config --exists sdl2 2>/dev/null || need="$need libsdl2-dev"
@@ -12,6 +12,11 @@ command -v make >/dev/null 2>&1 || need="$need make"
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need="$need fonts-dejavu-core"
 command -v xvfb-run >/dev/null 2>&1 || need="$need xvfb xauth"
 command -v parallel >/dev/null 2>&1 || need="$need parallel"
+# `install-deps.sh fuzz`: also clang with libFuzzer's runtime
+if [ "$1" = fuzz ]; then
+    command -v clang >/dev/null 2>&1 || need="$need clang"
+    ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need="$need libclang-rt-14-dev"
+fi
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
 echo "installing:$need" >&2

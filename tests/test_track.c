@@ -1,0 +1,467 @@
+/* test_track.c: geometry of the track module: spline, arc length, Frenet round trips, curvature, racing line,
+ * speed profile, crossings and folds. (File parsing is in test_track_load.c.) White-box where it helps: the sample
+ * table is read through the private header. */
+#include "tst.h"
+
+#include "../track/trk.h"
+#include "../track/trk_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define PI 3.14159265358979323846
+
+/* n points on a circle of radius r around (cx, cy), counter-clockwise, constant widths. */
+static void circle_points(TrkPointDef *p, int n, double cx, double cy, double r, double w)
+{
+    for (int i = 0; i < n; i++) {
+        double a = 2.0 * PI * i / n;
+        p[i] = (TrkPointDef){cx + r * cos(a), cy + r * sin(a), w, w};
+    }
+}
+
+/* A stadium-like loop with a hairpin and an S: enough variety for the line and the profile. */
+static int wavy_points(TrkPointDef *p)
+{
+    static const double xy[][2] = {{0, 0},     {150, 0},   {300, 0},   {380, 40},  {400, 120}, {360, 190},
+                                   {290, 210}, {230, 260}, {220, 330}, {180, 380}, {120, 370}, {100, 300},
+                                   {60, 230},  {-20, 200}, {-80, 150}, {-90, 70},  {-60, 15}};
+    int n = (int)(sizeof xy / sizeof xy[0]);
+    for (int i = 0; i < n; i++)
+        p[i] = (TrkPointDef){xy[i][0], xy[i][1], 6.0 + (i % 3), 6.5};
+    return n;
+}
+
+static TrkTrack *wavy_track(void)
+{
+    TrkPointDef p[32];
+    int n = wavy_points(p);
+    char err[TRK_ERR_LEN];
+    TrkTrack *t = trk_create(p, n, NULL, err, sizeof err);
+    if (!t)
+        fprintf(stderr, "wavy track: %s\n", err);
+    return t;
+}
+
+/*----------------------------------------------------------------------------------------------------------------*/
+
+static int test_spline_passes_through_points(void)
+{
+    TrkPointDef p[32];
+    int n = wavy_points(p);
+    TrkTrack *t = trk_create(p, n, NULL, NULL, 0);
+    TST_CHECK(t != NULL);
+    for (int i = 0; i < n; i++) {
+        double s, d;
+        TST_CHECK(trk_to_frenet(t, p[i].x_m, p[i].y_m, &s, &d, NULL) == 0);
+        /* Between samples the table is a chord: it misses the curve by at most k ds^2 / 8. */
+        double k = fabs(trk_curvature(t, s, NULL));
+        TST_NEAR(d, 0.0, 1.5 * k * t->ds_m * t->ds_m / 8.0 + 1e-4);
+        TST_NEAR(trk_width_left(t, s, NULL), p[i].left_m, 0.05);
+    }
+    trk_free(t);
+    return 0;
+}
+
+static int test_arc_length_matches_dense_polyline(void)
+{
+    TrkPointDef p[32];
+    int n = wavy_points(p);
+    TrkDef def = trk_default_def();
+    def.sample_step_m = 0.05;
+    TrkTrack *fine = trk_create(p, n, &def, NULL, 0);
+    TrkTrack *t = trk_create(p, n, NULL, NULL, 0);
+    TST_CHECK(fine && t);
+    double poly = 0.0;
+    for (int i = 0; i < fine->n; i++) {
+        const TrkSample *a = &fine->samples[i], *b = &fine->samples[(i + 1) % fine->n];
+        poly += hypot(b->x_m - a->x_m, b->y_m - a->y_m);
+    }
+    TST_NEAR(trk_length(t) / poly, 1.0, 1e-3);
+    TST_NEAR(trk_length(fine) / poly, 1.0, 1e-4);
+    /* samples are evenly spaced along the curve */
+    for (int i = 0; i < t->n; i++) {
+        const TrkSample *a = &t->samples[i], *b = &t->samples[(i + 1) % t->n];
+        TST_NEAR(hypot(b->x_m - a->x_m, b->y_m - a->y_m), t->ds_m, 0.01 * t->ds_m);
+    }
+    trk_free(fine);
+    trk_free(t);
+    return 0;
+}
+
+static int check_round_trip(const TrkTrack *t, double s, double d)
+{
+    double x, y, s2, d2, x2, y2;
+    int hint = -1;
+    trk_to_world(t, s, d, &x, &y, &hint);
+    /* with a hint a few samples off, and without a hint */
+    int h2 = (hint + 3) % t->n;
+    TST_CHECK(trk_to_frenet(t, x, y, &s2, &d2, &h2) == 0);
+    TST_NEAR(trk_delta_s(t, s, s2), 0.0, 1e-3);
+    TST_NEAR(d2, d, 1e-3);
+    TST_CHECK(trk_to_frenet(t, x, y, &s2, &d2, NULL) == 0);
+    TST_NEAR(trk_delta_s(t, s, s2), 0.0, 1e-3);
+    TST_NEAR(d2, d, 1e-3);
+    TST_CHECK(s2 >= 0.0 && s2 < trk_length(t));
+    trk_to_world(t, s2, d2, &x2, &y2, NULL);
+    TST_NEAR(hypot(x2 - x, y2 - y), 0.0, 1e-3);
+    return 0;
+}
+
+static int test_frenet_round_trip_everywhere(void)
+{
+    TrkTrack *t = wavy_track();
+    TST_CHECK(t != NULL);
+    double L = trk_length(t);
+    for (double s = 0.0; s < L; s += 2.37) {
+        double wl = trk_width_left(t, s, NULL), wr = trk_width_right(t, s, NULL);
+        for (int k = 0; k <= 4; k++) {
+            double d = -0.95 * wr + k * 0.25 * 0.95 * (wl + wr);
+            if (check_round_trip(t, s, d))
+                return 1;
+        }
+    }
+    /* the seam, from both sides, and s outside [0, L) */
+    const double seam[] = {0.0, 1e-9, 1e-6, 0.5, L - 1e-9, L - 1e-6, L - 0.5, -0.25, L + 0.25, 3.0 * L + 1.0};
+    for (size_t i = 0; i < sizeof seam / sizeof seam[0]; i++)
+        for (double d = -5.0; d <= 5.0; d += 2.5)
+            if (check_round_trip(t, seam[i], d))
+                return 1;
+    trk_free(t);
+    return 0;
+}
+
+static int test_frenet_incremental_hint(void)
+{
+    TrkTrack *t = wavy_track();
+    TST_CHECK(t != NULL);
+    int hint = -1;
+    double L = trk_length(t);
+    /* a car driving two laps, 1.7 m a tick, 2 m left of centre: the hint follows it across the seam */
+    for (double s = 0.0; s < 2.0 * L; s += 1.7) {
+        double x, y, s2, d2;
+        trk_to_world(t, s, 2.0, &x, &y, NULL);
+        TST_CHECK(trk_to_frenet(t, x, y, &s2, &d2, &hint) == 0);
+        TST_NEAR(trk_delta_s(t, s, s2), 0.0, 1e-3);
+        TST_NEAR(d2, 2.0, 1e-3);
+        TST_CHECK(hint >= 0 && hint < t->n);
+        TST_NEAR(trk_delta_s(t, hint * t->ds_m, s2), 0.0, 1.5 * t->ds_m);
+    }
+    /* a stale hint on the far side of the track still finds the right place */
+    double x, y, s2, d2;
+    trk_to_world(t, 100.0, -1.0, &x, &y, NULL);
+    hint = t->n / 2;
+    TST_CHECK(trk_to_frenet(t, x, y, &s2, &d2, &hint) == 0);
+    TST_NEAR(s2, 100.0, 1e-3);
+    TST_NEAR(d2, -1.0, 1e-3);
+    trk_free(t);
+    return 0;
+}
+
+static int test_wrap_and_delta(void)
+{
+    TrkTrack *t = wavy_track();
+    TST_CHECK(t != NULL);
+    double L = trk_length(t);
+    TST_NEAR(trk_wrap_s(t, L + 5.0), 5.0, 1e-9);
+    TST_NEAR(trk_wrap_s(t, -5.0), L - 5.0, 1e-9);
+    TST_CHECK(trk_wrap_s(t, L) == 0.0);
+    TST_NEAR(trk_delta_s(t, L - 5.0, 5.0), 10.0, 1e-9);
+    TST_NEAR(trk_delta_s(t, 5.0, L - 5.0), -10.0, 1e-9);
+    TST_NEAR(trk_delta_s(t, 0.0, 0.5 * L), -0.5 * L, 1e-9);
+    TST_CHECK(trk_wrap_s(t, NAN) == 0.0);
+    trk_free(t);
+    return 0;
+}
+
+static int test_circle_curvature(void)
+{
+    const double radii[] = {20.0, 100.0, 400.0};
+    for (int k = 0; k < 3; k++) {
+        TrkPointDef p[64];
+        double r = radii[k];
+        circle_points(p, 64, 10.0, -30.0, r, 6.0);
+        TrkTrack *t = trk_create(p, 64, NULL, NULL, 0);
+        TST_CHECK(t != NULL);
+        TST_NEAR(trk_length(t), 2.0 * PI * r, 2.0 * PI * r * 1e-3);
+        for (double s = 0.0; s < trk_length(t); s += 3.3)
+            TST_NEAR(trk_curvature(t, s, NULL), 1.0 / r, 0.01 / r);
+        TrkSummary sum = trk_summary(t);
+        TST_NEAR(sum.tightest_radius_m, r, 0.01 * r);
+        TST_NEAR(sum.min_width_m, 12.0, 1e-9);
+        trk_free(t);
+    }
+    /* clockwise: negative curvature, and the normal still points left of travel (towards the outside) */
+    TrkPointDef p[64];
+    for (int i = 0; i < 64; i++) {
+        double a = -2.0 * PI * i / 64;
+        p[i] = (TrkPointDef){100.0 * cos(a), 100.0 * sin(a), 5.0, 5.0};
+    }
+    TrkTrack *t = trk_create(p, 64, NULL, NULL, 0);
+    TST_CHECK(t != NULL);
+    TST_NEAR(trk_curvature(t, 50.0, NULL), -0.01, 1e-4);
+    TrkPose pose = trk_pose_at(t, 0.0, NULL);
+    TST_NEAR(pose.nx, 1.0, 1e-3); /* at (100, 0) going clockwise (down), left is +x */
+    trk_free(t);
+    return 0;
+}
+
+static double sum_sq_curvature(const TrkTrack *t, int line)
+{
+    double sum = 0.0;
+    for (int i = 0; i < t->n; i++) {
+        double k = line ? t->samples[i].line_kappa : t->samples[i].kappa;
+        sum += k * k * (line ? t->samples[i].line_ds_m : t->ds_m);
+    }
+    return sum;
+}
+
+static int check_line(const TrkTrack *t, double margin)
+{
+    for (int i = 0; i < t->n; i++) {
+        const TrkSample *s = &t->samples[i];
+        double hi = s->left_m - margin, lo = margin - s->right_m;
+        if (lo > hi)
+            lo = hi = 0.5 * (lo + hi);
+        TST_CHECK(s->line_d_m <= hi + 1e-9 && s->line_d_m >= lo - 1e-9);
+    }
+    TST_CHECK(sum_sq_curvature(t, 1) < 0.8 * sum_sq_curvature(t, 0));
+    /* the line uses the track: it touches both margins somewhere */
+    double dmin = 1e9, dmax = -1e9;
+    for (int i = 0; i < t->n; i++) {
+        double rel = t->samples[i].line_d_m;
+        dmin = fmin(dmin, rel + t->samples[i].right_m - margin);
+        dmax = fmax(dmax, rel - t->samples[i].left_m + margin);
+    }
+    TST_NEAR(dmin, 0.0, 0.05);
+    TST_NEAR(dmax, 0.0, 0.05);
+    return 0;
+}
+
+static int test_racing_line_within_margins_and_smoother(void)
+{
+    TrkTrack *t = wavy_track();
+    TST_CHECK(t != NULL);
+    if (check_line(t, 1.5))
+        return 1;
+    TST_NEAR(trk_line_d(t, 10.0 * t->ds_m, NULL), t->samples[10].line_d_m, 1e-12);
+    trk_free(t);
+    char err[TRK_ERR_LEN];
+    TrkDef def = trk_default_def();
+    def.line_margin_m = 2.5;
+    t = trk_load("data/tracks/gp.ini", &def, err, sizeof err);
+    TST_CHECK(t != NULL);
+    if (check_line(t, 2.5))
+        return 1;
+    trk_free(t);
+    return 0;
+}
+
+static int check_profile(const TrkTrack *t, const TrkCarParams *car, TrkPath path, double grip_scale)
+{
+    TrkSpeedProfile *p = trk_speed_profile_create(t, car, path, grip_scale);
+    TST_CHECK(p != NULL);
+    double lap = 0.0, m = car->mass_kg;
+    for (int i = 0; i < p->n; i++) {
+        int j = (i + 1) % p->n;
+        double v = p->v_mps[i], vj = p->v_mps[j], k = fabs(p->kappa[i]), ds = p->path_ds_m[i];
+        double grip = grip_scale * trk_car_grip_mps2(car, v);
+        TST_CHECK(v > 0.0 && v <= 150.0);
+        TST_CHECK(v * v * k <= grip * (1.0 + 1e-9));
+        double a = (vj * vj - v * v) / (2.0 * ds);
+        double drive = fmin(trk_car_drive_mps2(car, v), grip_scale * car->mu * TRK_GRAVITY_MPS2);
+        TST_CHECK(a <= drive - trk_car_drag_n(car, v, 1.0) / m + 1e-9);
+        /* braking into j: at most the grip left at j plus drag */
+        double gj = grip_scale * trk_car_grip_mps2(car, vj), latj = vj * vj * fabs(p->kappa[j]);
+        double brake = sqrt(fmax(0.0, gj * gj - latj * latj)) + trk_car_drag_n(car, vj, 1.0) / m;
+        TST_CHECK(-a <= brake + 1e-9);
+        lap += ds / (0.5 * (v + vj));
+    }
+    TST_NEAR(trk_profile_lap_time(p), lap, 1e-6 * lap);
+    TST_NEAR(trk_speed_at(p, 3.5 * p->ds_m, NULL), 0.5 * (p->v_mps[3] + p->v_mps[4]), 1e-9);
+    trk_speed_profile_free(p);
+    return 0;
+}
+
+static int test_speed_profile_limits(void)
+{
+    TrkTrack *t = wavy_track();
+    TST_CHECK(t != NULL);
+    TrkCarParams car = trk_default_car();
+    if (check_profile(t, &car, TRK_PATH_CENTRE, 1.0) || check_profile(t, &car, TRK_PATH_RACING_LINE, 1.0) ||
+        check_profile(t, &car, TRK_PATH_RACING_LINE, 0.7))
+        return 1;
+    car.downforce_area_m2 = 0.0;
+    car.power_w = 100e3;
+    if (check_profile(t, &car, TRK_PATH_CENTRE, 1.0))
+        return 1;
+    trk_free(t);
+    return 0;
+}
+
+static int test_speed_profile_on_circle(void)
+{
+    /* constant curvature: the whole lap at the steady cornering speed */
+    TrkPointDef p[64];
+    circle_points(p, 64, 0.0, 0.0, 100.0, 6.0);
+    TrkTrack *t = trk_create(p, 64, NULL, NULL, 0);
+    TST_CHECK(t != NULL);
+    TrkCarParams car = trk_default_car();
+    car.downforce_area_m2 = 0.0;
+    TrkSpeedProfile *prof = trk_speed_profile_create(t, &car, TRK_PATH_CENTRE, 1.0);
+    TST_CHECK(prof != NULL);
+    double v = sqrt(car.mu * TRK_GRAVITY_MPS2 * 100.0);
+    TST_NEAR(trk_speed_at(prof, 123.0, NULL), v, 0.01 * v);
+    TST_NEAR(trk_profile_lap_time(prof), 2.0 * PI * 100.0 / v, 0.01 * 2.0 * PI * 100.0 / v);
+    trk_speed_profile_free(prof);
+    trk_free(t);
+    return 0;
+}
+
+static int test_racing_line_is_faster(void)
+{
+    char err[TRK_ERR_LEN];
+    TrkTrack *t = trk_load("data/tracks/gp.ini", NULL, err, sizeof err);
+    if (!t)
+        fprintf(stderr, "%s\n", err);
+    TST_CHECK(t != NULL);
+    TrkCarParams car = trk_default_car();
+    TrkSpeedProfile *c = trk_speed_profile_create(t, &car, TRK_PATH_CENTRE, 1.0);
+    TrkSpeedProfile *l = trk_speed_profile_create(t, &car, TRK_PATH_RACING_LINE, 1.0);
+    TST_CHECK(c && l);
+    TST_CHECK(trk_profile_lap_time(l) < trk_profile_lap_time(c) - 1.0);
+    /* a GT car on a 5.8 km grand-prix track: about two minutes */
+    TST_CHECK(trk_profile_lap_time(l) > 100.0 && trk_profile_lap_time(l) < 150.0);
+    trk_speed_profile_free(c);
+    trk_speed_profile_free(l);
+    trk_free(t);
+    return 0;
+}
+
+static int test_car_forces(void)
+{
+    TrkCarParams car = trk_default_car();
+    TST_NEAR(car.mass_kg, 1300.0, 0.0);
+    TST_NEAR(trk_car_grip_mps2(&car, 0.0), 1.4 * TRK_GRAVITY_MPS2, 1e-12);
+    TST_NEAR(trk_car_grip_mps2(&car, 50.0), 1.4 * (TRK_GRAVITY_MPS2 + 0.5 * 1.2 * 1.0 * 2500.0 / 1300.0), 1e-9);
+    TST_NEAR(trk_car_drag_n(&car, 50.0, 1.0), 0.5 * 1.2 * 0.75 * 2500.0 + 0.015 * 1300.0 * TRK_GRAVITY_MPS2, 1e-9);
+    TST_NEAR(trk_car_drag_n(&car, 50.0, 0.5), 0.25 * 1.2 * 0.75 * 2500.0 + 0.015 * 1300.0 * TRK_GRAVITY_MPS2, 1e-9);
+    TST_NEAR(trk_car_drive_mps2(&car, 0.0), 1.4 * TRK_GRAVITY_MPS2, 1e-12); /* traction-limited */
+    TST_NEAR(trk_car_drive_mps2(&car, 80.0), 400e3 / (1300.0 * 80.0), 1e-12);
+    return 0;
+}
+
+/* A figure eight: the centre line crosses itself once, at right angles. */
+static int eight_points(TrkPointDef *p)
+{
+    int n = 48;
+    for (int i = 0; i < n; i++) {
+        double a = 2.0 * PI * i / n;
+        p[i] = (TrkPointDef){300.0 * sin(a), 150.0 * sin(2.0 * a), 5.0, 5.0};
+    }
+    return n;
+}
+
+static int test_crossing_is_a_warning_and_hint_disambiguates(void)
+{
+    TrkPointDef p[48];
+    int n = eight_points(p);
+    char err[TRK_ERR_LEN];
+    TrkTrack *t = trk_create(p, n, NULL, err, sizeof err);
+    if (!t)
+        fprintf(stderr, "%s\n", err);
+    TST_CHECK(t != NULL);
+    TST_CHECK(strstr(trk_warning(t), "crosses itself") != NULL);
+    TST_CHECK(strstr(trk_warning(t), "bridge") != NULL);
+    /* the crossing is at the origin; s = 0 and s = L/2 both pass there */
+    double L = trk_length(t), s, d;
+    for (int branch = 0; branch < 2; branch++) {
+        double s0 = branch * 0.5 * L;
+        int hint = -1;
+        double x, y;
+        trk_to_world(t, s0 - 8.0, 0.5, &x, &y, &hint);
+        TST_CHECK(trk_to_frenet(t, x, y, &s, &d, &hint) == 0);
+        for (double ds = -8.0; ds <= 8.0; ds += 0.5) {
+            trk_to_world(t, s0 + ds, 0.5, &x, &y, NULL);
+            TST_CHECK(trk_to_frenet(t, x, y, &s, &d, &hint) == 0);
+            TST_NEAR(trk_delta_s(t, s0 + ds, s), 0.0, 1e-3);
+            TST_NEAR(d, 0.5, 1e-3);
+        }
+    }
+    trk_free(t);
+    /* an ordinary loop has no warning */
+    t = wavy_track();
+    TST_CHECK(t != NULL);
+    TST_STR_EQ(trk_warning(t), "");
+    trk_free(t);
+    return 0;
+}
+
+static int test_folds_and_bad_points(void)
+{
+    char err[TRK_ERR_LEN];
+    TrkPointDef p[64];
+    circle_points(p, 64, 0.0, 0.0, 25.0, 5.0);
+    p[10].left_m = 30.0; /* the inside of a left-turning circle */
+    TST_CHECK(trk_create(p, 64, NULL, err, sizeof err) == NULL);
+    TST_STR_EQ(err, "track edges fold over: left width 30.0 m exceeds the corner radius 25.0 m");
+    int bad = -2;
+    TST_CHECK(trk_create_ex(p, 64, NULL, err, sizeof err, &bad) == NULL);
+    TST_CHECK(bad == 10);
+    /* the outside may be as wide as it likes */
+    p[10].left_m = 5.0;
+    p[10].right_m = 60.0;
+    TrkTrack *t = trk_create(p, 64, NULL, err, sizeof err);
+    TST_CHECK(t != NULL);
+    trk_free(t);
+    TST_CHECK(trk_create(p, 3, NULL, err, sizeof err) == NULL);
+    TST_STR_EQ(err, "need at least 4 points, got 3");
+    p[5].right_m = 0.0;
+    TST_CHECK(trk_create(p, 64, NULL, err, sizeof err) == NULL);
+    TST_STR_EQ(err, "width must be > 0");
+    p[5].right_m = 5.0;
+    p[6] = p[5];
+    TST_CHECK(trk_create(p, 64, NULL, err, sizeof err) == NULL);
+    TST_STR_EQ(err, "duplicate of the previous point");
+    circle_points(p, 64, 0.0, 0.0, 25.0, 5.0);
+    p[7].x_m = NAN;
+    TST_CHECK(trk_create(p, 64, NULL, err, sizeof err) == NULL);
+    TST_STR_EQ(err, "not a finite number");
+    return 0;
+}
+
+static int test_shallow_crossing_is_an_error(void)
+{
+    /* a long thin loop whose return leg is pulled across the outward one at a grazing angle */
+    TrkPointDef p[] = {{0, 0, 4, 4},       {250, 0, 4, 4},     {500, 0, 4, 4},    {750, 0, 4, 4},
+                       {1000, 0, 4, 4},    {1200, 40, 4, 4},   {1250, 120, 4, 4}, {1150, 150, 4, 4},
+                       {1000, 100, 4, 4},  {750, 50, 4, 4},    {250, -50, 4, 4},  {0, -100, 4, 4},
+                       {-150, -130, 4, 4}, {-250, -80, 4, 4},  {-200, 0, 4, 4},   {-100, 0, 4, 4}};
+    char err[TRK_ERR_LEN];
+    TrkTrack *t = trk_create(p, (int)(sizeof p / sizeof p[0]), NULL, err, sizeof err);
+    TST_CHECK(t == NULL);
+    TST_STR_EQ(err, "centre line crosses itself at s=500 m at a shallow angle (11 degrees; a bridge needs at least 30)");
+    int bad = -2;
+    TST_CHECK(trk_create_ex(p, (int)(sizeof p / sizeof p[0]), NULL, err, sizeof err, &bad) == NULL);
+    TST_CHECK(bad == 2);
+    return 0;
+}
+
+int main(void)
+{
+    TST_RUN(test_spline_passes_through_points);
+    TST_RUN(test_arc_length_matches_dense_polyline);
+    TST_RUN(test_frenet_round_trip_everywhere);
+    TST_RUN(test_frenet_incremental_hint);
+    TST_RUN(test_wrap_and_delta);
+    TST_RUN(test_circle_curvature);
+    TST_RUN(test_racing_line_within_margins_and_smoother);
+    TST_RUN(test_speed_profile_limits);
+    TST_RUN(test_speed_profile_on_circle);
+    TST_RUN(test_racing_line_is_faster);
+    TST_RUN(test_car_forces);
+    TST_RUN(test_crossing_is_a_warning_and_hint_disambiguates);
+    TST_RUN(test_folds_and_bad_points);
+    TST_RUN(test_shallow_crossing_is_an_error);
+    return tst_report();
+}
