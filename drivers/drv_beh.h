@@ -1,0 +1,50 @@
+/* drv_beh.h: context-steering behaviours (private to drivers/).
+ *
+ * A behaviour is a stateless function of the read-only view, the driver's personality and a few per-tick facts the
+ * context driver has already looked up (DrvBehCtx). It writes danger and interest into the map through the metre-based
+ * helpers of drv_map.h, and nothing else. Adding a behaviour means a new drv_beh_<name>.c and one line in the
+ * behaviour list of drv_context.c; the resolver never changes.
+ */
+#ifndef DRV_BEH_H
+#define DRV_BEH_H
+
+#include "drv_map.h"
+
+/* Facts about this tick shared by all behaviours, so none of them needs the track (or its hints). */
+typedef struct DrvBehCtx {
+    double half_width_m;      /* own half width, m */
+    double half_length_m;     /* own half length, m */
+    double line_d_m;          /* racing-line offset at the line's lookahead point, m */
+    double d_left_ahead_m;    /* usable track (car centre) a moment ahead: left limit, m */
+    double d_right_ahead_m;   /* and right limit, m */
+    bool on_straight;         /* no real corner at the car or within the next seconds */
+    double grip_mps2;         /* total grip at the current speed, m/s^2 */
+    double noise_d_m;         /* this driver's current perception error on other cars' offsets, m */
+} DrvBehCtx;
+
+typedef void DrvBehaviourFn(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
+
+/* Racing line: low interest everywhere, peaking at the racing line ahead. */
+void drv_beh_line(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
+/* Some interest where the car already is, so among free lanes the nearest wins over crossing the track. */
+void drv_beh_stay(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
+/* Danger where other cars are (or will be when we reach them). */
+void drv_beh_avoid(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
+/* Interest in the wake of cars ahead on a straight. */
+void drv_beh_draft(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
+/* The track limits: where the track narrows ahead, and a token margin at the edges. */
+void drv_beh_edge(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
+/* Blue flags: a car about to be lapped leaves the faster car's lane. */
+void drv_beh_yield(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
+
+/* Lateral clearance added to the combined half-widths of two cars when judging overlap, m. */
+#define DRV_BEH_SIDE_MARGIN_M 0.3
+
+/* Gap between bumpers (negative when the cars overlap along the track), m. */
+static inline double drv_beh_gap_m(const DrvView *view, const DrvOther *o)
+{
+    double half = 0.5 * (view->length_m + o->length_m);
+    return (o->ds_m >= 0.0 ? o->ds_m : -o->ds_m) - half;
+}
+
+#endif

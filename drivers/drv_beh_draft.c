@@ -1,0 +1,29 @@
+/* drv_beh_draft.c: slipstream hunting. On a straight, a car ahead that is at least as fast as us (or barely
+ * slower) within drafting range is interest at its offset, stronger the closer and faster it is, weighted by the
+ * driver's draft. Close behind, avoid's danger takes over and the driver pulls out to use the speed. */
+#include "drv_beh.h"
+
+#include <math.h>
+
+#define DRV_DRAFT_RANGE_M 45.0
+#define DRV_DRAFT_SLOWER_OK_MPS 2.0 /* a car this much slower still gives a useful tow */
+
+void drv_beh_draft(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map)
+{
+    if (!ctx->on_straight || p->draft_weight <= 0.0)
+        return;
+    for (int i = 0; i < view->other_count; i++) {
+        const DrvOther *o = &view->others[i];
+        if (o->ds_m <= 0.0)
+            continue;
+        double gap = drv_beh_gap_m(view, o);
+        if (gap > DRV_DRAFT_RANGE_M)
+            break;
+        double faster = o->speed_mps - view->speed_mps;
+        if (gap <= 0.0 || faster < -DRV_DRAFT_SLOWER_OK_MPS)
+            continue;
+        double closeness = 1.0 - gap / DRV_DRAFT_RANGE_M;
+        double pace = fmin(1.0, 0.6 + 0.2 * (faster + DRV_DRAFT_SLOWER_OK_MPS));
+        drv_map_write_peak(map, DRV_MAP_INTEREST, o->d_m, p->draft_weight * closeness * pace, o->width_m);
+    }
+}

@@ -1,0 +1,261 @@
+/* drv_context.c: the context-steering driver.
+ *
+ * One tick is a pipeline: look up the track (hints) -> choose the level of detail -> behaviours write the maps ->
+ * post-process (blur, hysteresis) -> resolve a lateral offset -> plan speed (profile, then follow when the chosen
+ * lane is still dangerous) -> steer toward the offset. Nothing allocates. */
+#include "drv_context.h"
+
+#include "drv_post.h"
+#include "drv_resolve.h"
+
+#include <math.h>
+
+#define DRV_LINE_LOOKAHEAD_FRACTION 0.35 /* of the driver's lookahead, for the racing line's target point */
+#define DRV_LINE_FOLLOW_BAND_M 1.0       /* a chosen offset this close to the line counts as following it */
+#define DRV_LINE_FF_STEP_M 2.0           /* arc length for the line's slope */
+#define DRV_EDGE_LOOKAHEAD_S 0.7         /* where the track limits ahead are read */
+#define DRV_OFFLINE_BRAKE_FRACTION 0.5   /* of the grip, assumed for braking toward a tighter path ahead */
+#define DRV_DODGE_SHARE 0.3              /* of the grip, always left for lateral moves even under braking */
+#define DRV_OVERSPEED_MPS 0.0            /* above the wanted speed by this, braking takes grip before steering */
+#define DRV_STRAIGHT_MAX_CURVATURE (1.0 / 350.0)
+#define DRV_STRAIGHT_LOOKAHEAD_S 2.0
+#define DRV_PROFILE_LOOKAHEAD_S 0.1      /* speed targets anticipate the profile by this much */
+#define DRV_LOD_RANGE_BEHIND_M 15.0
+#define DRV_LOD_MIN_RANGE_M 40.0
+#define DRV_LOD_MIN_SLOTS 8
+#define DRV_NOISE_PERIOD_S 0.5
+#define DRV_NOISE_SPEED 0.02             /* at noise 1: up to 2 % slower targets */
+#define DRV_NOISE_D_M 0.4                /* at noise 1: up to 0.4 m perception error */
+#define DRV_FOLLOW_MIN_GAP_M 2.0
+#define DRV_FOLLOW_GAIN 0.8              /* 1/s: speed asked per metre of gap error */
+#define DRV_FOLLOW_BRAKE_MPS2 8.0        /* assumed braking for the stopping-distance limit */
+#define DRV_CLEAR_LAT_MPS2 4.0           /* assumed lateral acceleration when judging whether a move clears a car */
+
+static DrvBehaviourFn *const drv_behaviours[] = {
+    drv_beh_line, drv_beh_stay, drv_beh_avoid, drv_beh_draft, drv_beh_edge, drv_beh_yield,
+};
+
+int drv_context_slots(const DrvView *view, const DrvPersonality *p)
+{
+    if (!p->lod)
+        return p->slots;
+    double range = fmax(DRV_LOD_MIN_RANGE_M, 2.0 * p->lookahead_s * view->speed_mps);
+    for (int i = 0; i < view->other_count; i++) {
+        double ds = view->others[i].ds_m;
+        if (ds > -DRV_LOD_RANGE_BEHIND_M && ds < range)
+            return p->slots;
+    }
+    int low = p->slots / 4;
+    return low < DRV_LOD_MIN_SLOTS ? (p->slots < DRV_LOD_MIN_SLOTS ? p->slots : DRV_LOD_MIN_SLOTS) : low;
+}
+
+void drv_context_behaviours(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map)
+{
+    for (size_t i = 0; i < sizeof drv_behaviours / sizeof drv_behaviours[0]; i++)
+        drv_behaviours[i](view, p, ctx, map);
+}
+
+double drv_context_follow_speed(const DrvView *view, const DrvPersonality *p, const DrvOther *o)
+{
+    double gap = drv_beh_gap_m(view, o);
+    /* aggressive drivers sit closer */
+    double headway_s = 0.2 + 0.4 * (1.0 - p->aggression);
+    double want_gap = DRV_FOLLOW_MIN_GAP_M + o->speed_mps * headway_s;
+    double v_gap = o->speed_mps + DRV_FOLLOW_GAIN * (gap - want_gap);
+    /* and never faster than we could still stop behind it if it stopped at our braking */
+    double v_stop2 = o->speed_mps * o->speed_mps + 2.0 * DRV_FOLLOW_BRAKE_MPS2 * fmax(gap - 1.0, 0.0);
+    return fmax(0.0, fmin(v_gap, sqrt(v_stop2)));
+}
+
+/* The nearest car ahead that overlaps, laterally, the lane swept from our offset to the target (the car we would
+ * run into by holding speed). NULL when none. */
+static const DrvOther *drv_car_in_path(const DrvView *view, double target_d_m)
+{
+    double lo = fmin(view->d_m, target_d_m), hi = fmax(view->d_m, target_d_m);
+    for (int i = 0; i < view->other_count; i++) {
+        const DrvOther *o = &view->others[i];
+        if (o->ds_m <= 0.0 || drv_beh_gap_m(view, o) < 0.0)
+            continue;
+        double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
+        if (o->d_m + half > lo && o->d_m - half < hi)
+            return o;
+    }
+    return NULL;
+}
+
+/* Would we hit the car straight ahead before a lateral move clears it? Returns the speed limit that avoids it, or
+ * INFINITY. This is what stops a car from trusting a free lane it cannot reach in time. */
+static double drv_no_time_to_clear(const DrvView *view, const DrvPersonality *p)
+{
+    const DrvOther *o = drv_car_in_path(view, view->d_m);
+    if (o == NULL)
+        return INFINITY;
+    double closing = view->speed_mps - o->speed_mps;
+    double gap = drv_beh_gap_m(view, o);
+    double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
+    double overlap = half - fabs(view->d_m - o->d_m);
+    double t_clear = sqrt(2.0 * fmax(overlap, 0.0) / DRV_CLEAR_LAT_MPS2);
+    double t_contact = closing > 0.05 ? gap / closing : INFINITY;
+    double want_gap = DRV_FOLLOW_MIN_GAP_M + o->speed_mps * (0.2 + 0.4 * (1.0 - p->aggression));
+    if (t_contact > t_clear + 0.3 && gap > 0.5 * want_gap)
+        return INFINITY;
+    return drv_context_follow_speed(view, p, o);
+}
+
+static void drv_noise_update(DrvDriver *driver, const DrvView *view)
+{
+    double t = view->tick * view->dt_s;
+    if (driver->p.reaction_noise <= 0.0 || t < driver->noise.next_draw_s)
+        return;
+    double u1 = drv_rng_uniform(&driver->rng), u2 = drv_rng_uniform(&driver->rng);
+    driver->noise.speed_scale = 1.0 - DRV_NOISE_SPEED * driver->p.reaction_noise * u1;
+    driver->noise.d_m = DRV_NOISE_D_M * driver->p.reaction_noise * (2.0 * u2 - 1.0);
+    driver->noise.next_draw_s = t + DRV_NOISE_PERIOD_S;
+}
+
+static void drv_debug_fill(DrvDebug *dbg, const DrvContextMap *map, const DrvResolveResult *res, bool braking,
+                           DrvResolver resolver)
+{
+    dbg->slots = map->slots;
+    dbg->d_left_m = map->d_left_m;
+    dbg->d_right_m = map->d_right_m;
+    for (int i = 0; i < map->slots; i++) {
+        dbg->danger[i] = map->danger[i];
+        dbg->interest[i] = map->interest[i];
+    }
+    dbg->current_slot = res->current_slot;
+    dbg->reach_lo = res->reach_lo;
+    dbg->reach_hi = res->reach_hi;
+    dbg->chosen_slot = res->chosen_slot;
+    dbg->chosen_d_m = res->chosen_d_m;
+    dbg->braking_for_danger = braking;
+    dbg->resolver = resolver;
+}
+
+/* Weight of "following the racing line" for a chosen offset: 1 on the line, 0 a band's width away. */
+static double drv_line_weight(double target_d, double line_ahead_d)
+{
+    double w = 1.0 - fabs(target_d - line_ahead_d) / DRV_LINE_FOLLOW_BAND_M;
+    return w < 0.0 ? 0.0 : w;
+}
+
+/* Off the racing line the speed plan does not hold: a car holding an offset through a corner follows a tighter
+ * path than the line. The speed its own path allows at the car and a moment ahead (with room to brake for it). */
+static double drv_offline_speed(DrvDriver *driver, const DrvView *view, double target_d, double k_here)
+{
+    const TrkTrack *trk = driver->track;
+    double v = view->speed_mps;
+    double grip = driver->p.grip_use * trk_car_grip_mps2(&driver->car, v);
+    double brake = DRV_OFFLINE_BRAKE_FRACTION * grip;
+    double dist[3] = {0.0, fmax(5.0, v * 0.5), fmax(10.0, v * 1.0)};
+    double k[3] = {k_here, trk_curvature(trk, view->s_m + dist[1], &driver->hints.path_near),
+                   trk_curvature(trk, view->s_m + dist[2], &driver->hints.path_far)};
+    double best = INFINITY;
+    for (int i = 0; i < 3; i++) {
+        double d = i == 0 ? view->d_m : target_d;
+        double kp = fabs(k[i] / fmax(1.0 - k[i] * d, 0.2));
+        if (kp < 1e-6)
+            continue;
+        double v_lim2 = grip / kp;
+        best = fmin(best, sqrt(v_lim2 + 2.0 * brake * dist[i]));
+    }
+    return best;
+}
+
+/* Steering. When the chosen offset is the racing line, the car tracks the line itself with its lateral speed and
+ * acceleration fed forward (the line's d' and d''), so it is on the line when the speed plan expects it there;
+ * elsewhere it steers to the chosen offset. Between the two the weights blend. */
+static double drv_context_steer(DrvDriver *driver, const DrvView *view, double target_d, double line_ahead_d,
+                                double k_here, double budget, double *overload)
+{
+    const TrkTrack *trk = driver->track;
+    DrvHints *h = &driver->hints;
+    double s = view->s_m, v = view->speed_mps;
+    double w = drv_line_weight(target_d, line_ahead_d);
+    if (w <= 0.0)
+        return drv_steer_toward_ff(view, target_d, 0.0, 0.0, k_here, budget, overload);
+    double line_here = trk_line_d(trk, s, &h->line_here);
+    double line_next = trk_line_d(trk, s + DRV_LINE_FF_STEP_M, &h->line_next);
+    double k_line = trk_line_curvature(trk, s, &h->line_here);
+    double scale = fmax(1.0 - k_here * line_here, 0.2);
+    double lat_ff = (v / scale) * (line_next - line_here) / DRV_LINE_FF_STEP_M;
+    double acc_ff = v * v * (k_line - k_here / scale);
+    double d = w * line_here + (1.0 - w) * target_d;
+    return drv_steer_toward_ff(view, d, w * lat_ff, w * acc_ff, k_here, budget, overload);
+}
+
+void drv_context_think(DrvDriver *driver, const DrvView *view, DrvControls *out)
+{
+    const DrvPersonality *p = &driver->p;
+    const TrkTrack *trk = driver->track;
+    DrvHints *h = &driver->hints;
+    double s = view->s_m, v = view->speed_mps;
+    drv_noise_update(driver, view);
+
+    /* track facts at the car and ahead */
+    double half_w = 0.5 * view->width_m;
+    double d_left = trk_width_left(trk, s, &h->here) - half_w;
+    double d_right = half_w - trk_width_right(trk, s, &h->here);
+    double k_here = trk_curvature(trk, s, &h->here);
+    double s_edge = s + v * DRV_EDGE_LOOKAHEAD_S;
+    double d_left_ahead = trk_width_left(trk, s_edge, &h->edge_ahead) - half_w;
+    double d_right_ahead = half_w - trk_width_right(trk, s_edge, &h->edge_ahead);
+    double k_ahead = trk_curvature(trk, s + v * DRV_STRAIGHT_LOOKAHEAD_S, &h->curv_ahead);
+    DrvBehCtx ctx = {
+        .half_width_m = half_w,
+        .half_length_m = 0.5 * view->length_m,
+        .line_d_m = trk_line_d(trk, s + 2.0 + v * DRV_LINE_LOOKAHEAD_FRACTION * p->lookahead_s, &h->line_ahead),
+        .d_left_ahead_m = d_left_ahead,
+        .d_right_ahead_m = d_right_ahead,
+        .on_straight = fabs(k_here) < DRV_STRAIGHT_MAX_CURVATURE && fabs(k_ahead) < DRV_STRAIGHT_MAX_CURVATURE,
+        .grip_mps2 = trk_car_grip_mps2(&driver->car, v),
+        .noise_d_m = driver->noise.d_m,
+    };
+
+    /* behaviours -> post -> resolve */
+    DrvContextMap map;
+    drv_map_init(&map, drv_context_slots(view, p), d_left, d_right);
+    drv_context_behaviours(view, p, &ctx, &map);
+    /* the blur radius is set for full detail: scale it with the slot count so it always spans the same metres */
+    drv_post_blur(&map, p->blur, (p->blur_radius * map.slots + p->slots / 2) / p->slots);
+    drv_post_hysteresis(&map, &driver->prev, &driver->has_prev, p->hysteresis);
+    DrvResolveResult res;
+    drv_resolver_fn(p->resolver)(&map, view->d_m, &res);
+    double target_d = res.chosen_d_m;
+
+    /* speed: the plan, then the car ahead when no lane is free enough */
+    double ahead_m = fmax(1.0, v * DRV_PROFILE_LOOKAHEAD_S);
+    double v_plan = trk_speed_at(driver->profile, s, &h->profile) * driver->noise.speed_scale;
+    double v_next = trk_speed_at(driver->profile, s + ahead_m, &h->profile_ahead) * driver->noise.speed_scale;
+    /* the plan's own acceleration at our speed: v dv/ds */
+    double a_plan = v * (v_next - v_plan) / ahead_m;
+    double target_v = v_plan;
+    bool braking = res.chosen_danger > p->aggression;
+    if (braking) {
+        const DrvOther *o = drv_car_in_path(view, target_d);
+        target_v = fmin(target_v, o ? drv_context_follow_speed(view, p, o) : 0.97 * v);
+    }
+    target_v = fmin(target_v, drv_no_time_to_clear(view, p));
+    double w_line = drv_line_weight(target_d, ctx.line_d_m);
+    if (w_line < 1.0) {
+        double v_off = drv_offline_speed(driver, view, target_d, k_here);
+        if (v_off < v_plan)
+            target_v = fmin(target_v, v_plan - (1.0 - w_line) * (v_plan - v_off));
+    }
+    if (target_v < v_plan)
+        a_plan = fmin(a_plan, 0.0); /* following a car: the plan's slope no longer applies, only its braking */
+
+    out->long_accel_mps2 = drv_speed_toward_ff(view, target_v, a_plan);
+    /* Braking while too fast comes first: the lateral demand gets what the friction circle leaves, but never less
+     * than a share that still lets the car dodge (the sim serves lateral demand first, so a swerving car that
+     * asks for both gets no brakes at all). */
+    double budget = 0.0;
+    if (out->long_accel_mps2 < 0.0 && v > target_v + DRV_OVERSPEED_MPS) {
+        double grip = trk_car_grip_mps2(&driver->car, v), a = out->long_accel_mps2;
+        budget = sqrt(fmax(grip * grip - a * a, DRV_DODGE_SHARE * DRV_DODGE_SHARE * grip * grip));
+    }
+    out->lat_accel_mps2 = drv_context_steer(driver, view, target_d, ctx.line_d_m, k_here, budget, NULL);
+    out->target_d_m = target_d;
+    out->target_speed_mps = target_v;
+    drv_debug_fill(&driver->debug, &map, &res, braking, p->resolver);
+}

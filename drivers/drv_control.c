@@ -1,0 +1,66 @@
+/* drv_control.c: the shared low-level control both driver models use, so comparisons between models are fair. */
+#include "drv_driver.h"
+
+#include <math.h>
+
+#define DRV_STEER_POS_GAIN 2.0     /* 1/s: lateral speed asked per metre of error, far from the target */
+#define DRV_STEER_VEL_TAU_S 0.12   /* s: how fast the lateral speed is brought to the asked one */
+#define DRV_STEER_GRIP_MARGIN 0.97 /* fraction of the grip the path plus the lateral move may use */
+#define DRV_STEER_STOP_FRACTION 0.6 /* fraction of that used to plan stopping at the target (no overshoot) */
+#define DRV_STEER_CALM_TAU_S 0.6  /* s: the time scale over which a lateral move's grip need is judged */
+#define DRV_SPEED_GAIN 3.0         /* 1/s */
+
+double drv_steer_toward_ff(const DrvView *view, double target_d_m, double target_lat_mps, double feedforward_mps2,
+                           double curvature_per_m, double lat_budget_mps2, double *overload)
+{
+    double v = view->speed_mps;
+    double grip = view->car ? trk_car_grip_mps2(view->car, v) : 0.8 * TRK_GRAVITY_MPS2;
+    /* The tyres already hold the car on the path at its offset: v^2 kappa / (1 - kappa d). Whatever d'' we ask is
+     * added to that, so the room toward the inside of a corner is small and toward the outside large. The sim
+     * serves the lateral demand first; keeping it within the budget is what leaves grip for the brakes. When the
+     * path alone needs more than the budget, the car is asked to run wide rather than to slide. */
+    double scale = fmax(1.0 - curvature_per_m * view->d_m, 0.2);
+    double corner = v * v * curvature_per_m / scale;
+    double g = fmin(DRV_STEER_GRIP_MARGIN * grip, lat_budget_mps2 > 0.0 ? lat_budget_mps2 : INFINITY);
+    double a_max = g - corner;  /* toward the left */
+    double a_min = -g - corner; /* toward the right */
+    double e = target_d_m - view->d_m;
+    /* the fastest lateral speed from which we can still stop at the target, or proportional near it */
+    double brake = fmax(e > 0.0 ? -a_min : a_max, 0.1 * grip); /* stopping a leftward move needs rightward room */
+    double v_stop = sqrt(2.0 * DRV_STEER_STOP_FRACTION * brake * fabs(e));
+    double v_des = fmin(v_stop, DRV_STEER_POS_GAIN * fabs(e));
+    if (e < 0.0)
+        v_des = -v_des;
+    double a = feedforward_mps2 + (target_lat_mps + v_des - view->lat_speed_mps) / DRV_STEER_VEL_TAU_S;
+    if (overload != NULL) {
+        /* how far beyond the grip the move would take the tyres if made calmly (not the feedback's transient) */
+        double calm = feedforward_mps2 + (target_lat_mps + v_des - view->lat_speed_mps) / DRV_STEER_CALM_TAU_S;
+        *overload = fabs(corner + calm) / (DRV_STEER_GRIP_MARGIN * grip);
+    }
+    return fmax(a_min, fmin(a_max, a));
+}
+
+double drv_steer_toward_k(const DrvView *view, double target_d_m, double curvature_per_m)
+{
+    return drv_steer_toward_ff(view, target_d_m, 0.0, 0.0, curvature_per_m, 0.0, NULL);
+}
+
+double drv_steer_toward(const DrvView *view, double target_d_m)
+{
+    double k = view->track ? trk_curvature(view->track, view->s_m, NULL) : 0.0;
+    return drv_steer_toward_k(view, target_d_m, k);
+}
+
+double drv_speed_toward_ff(const DrvView *view, double target_speed_mps, double feedforward_mps2)
+{
+    double v = view->speed_mps;
+    double grip = view->car ? trk_car_grip_mps2(view->car, v) : TRK_GRAVITY_MPS2;
+    double a = feedforward_mps2 + DRV_SPEED_GAIN * (target_speed_mps - v);
+    /* the sim clips throttle to engine power; braking beyond the tyres only locks them */
+    return fmax(a, -grip);
+}
+
+double drv_speed_toward(const DrvView *view, double target_speed_mps)
+{
+    return drv_speed_toward_ff(view, target_speed_mps, 0.0);
+}

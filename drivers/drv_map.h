@@ -1,0 +1,50 @@
+/* drv_map.h: the context map (private to drivers/).
+ *
+ * Two 1D maps, danger and interest, over N slots spanning the usable track width at the car's position. Slot 0 is
+ * the left edge (d_left_m, the larger offset) and slot N-1 the right edge (d_right_m), so each slot is a lateral
+ * offset of the car's centre. Behaviours write through helpers that take offsets and widths in metres, never slot
+ * indices, so the slot count can change from tick to tick without any behaviour knowing. Every write merges by
+ * maximum per slot, never by sum: two cars in one place are no more dangerous than the worse of them.
+ */
+#ifndef DRV_MAP_H
+#define DRV_MAP_H
+
+#include "drv.h"
+
+typedef enum DrvMapWhich { DRV_MAP_DANGER = 0, DRV_MAP_INTEREST = 1 } DrvMapWhich;
+
+typedef struct DrvContextMap {
+    int slots;                      /* 2..DRV_MAX_SLOTS */
+    double d_left_m, d_right_m;     /* offsets of slot 0 and slot slots-1, m (d_left_m > d_right_m) */
+    double step_m;                  /* distance between neighbouring slots, m (> 0) */
+    float danger[DRV_MAX_SLOTS];    /* 0..1 */
+    float interest[DRV_MAX_SLOTS];  /* 0..1 */
+} DrvContextMap;
+
+/* Clears both maps and sets the span. slots is clamped to 2..DRV_MAX_SLOTS; when d_left_m <= d_right_m (a track
+ * narrower than the car) the span is widened to a few centimetres around their middle so the map stays usable. */
+void drv_map_init(DrvContextMap *map, int slots, double d_left_m, double d_right_m);
+
+/* Lateral offset of a slot's centre, m. */
+double drv_map_slot_d(const DrvContextMap *map, int slot);
+/* Nearest slot to an offset, clamped to the map. */
+int drv_map_d_to_slot(const DrvContextMap *map, double d_m);
+/* Continuous slot coordinate of an offset (not clamped): 0 at d_left_m, slots-1 at d_right_m. */
+double drv_map_d_to_slotf(const DrvContextMap *map, double d_m);
+
+float *drv_map_values(DrvContextMap *map, DrvMapWhich which);
+
+/* value at the slot nearest d_m (nothing when d_m is more than half a slot outside the map). */
+void drv_map_write_point(DrvContextMap *map, DrvMapWhich which, double d_m, double value);
+/* A smooth peak: value * (1 - (x/falloff)^2) at distance x < falloff from d_m. The falloff is widened to 1.5 slot
+ * steps when narrower, so a peak is never lost between slots; near its top the shape is a parabola, which the
+ * resolver's sub-slot interpolation recovers exactly. */
+void drv_map_write_peak(DrvContextMap *map, DrvMapWhich which, double d_m, double value, double falloff_m);
+/* value across [d_lo_m, d_hi_m], decreasing linearly to 0 over skirt_m either side. A band that falls between two
+ * slots still writes its full value at the nearest slot, so narrow obstacles are seen at any slot count. */
+void drv_map_write_band(DrvContextMap *map, DrvMapWhich which, double d_lo_m, double d_hi_m, double value,
+                        double skirt_m);
+/* value in every slot. */
+void drv_map_write_all(DrvContextMap *map, DrvMapWhich which, double value);
+
+#endif

@@ -1,0 +1,395 @@
+/* drv_personality.c: driver personalities from INI files.
+ *
+ * Every key is described once in a table (section, name, kind, range, unit, where it goes), so defaults, parsing,
+ * range checks and error messages cannot drift apart. Errors are "path:line: [section] key: what is wrong". The
+ * system inih does not pass line numbers to handlers, so lines are counted by our own reader. */
+#include "drv.h"
+
+#include <ini.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- key table --------------------------------------------------------------------------------------------- */
+
+typedef enum DrvKeyKind { DRV_KEY_NUMBER, DRV_KEY_INT, DRV_KEY_BOOL, DRV_KEY_NAME, DRV_KEY_COLOUR, DRV_KEY_ENUM } DrvKeyKind;
+
+typedef struct DrvKey {
+    const char *section, *name;
+    DrvKeyKind kind;
+    double min, max;
+    const char *unit;          /* "" when none; shown in range errors */
+    size_t offset;             /* into DrvPersonality */
+    const char *const *words;  /* DRV_KEY_ENUM: accepted words, NULL-terminated */
+    int accepted;              /* DRV_KEY_ENUM: how many of `words` are implemented (the rest are refused) */
+} DrvKey;
+
+static const char *const drv_model_words[] = {"context", "steering", NULL};
+static const char *const drv_blur_words[] = {"none", "box", "gauss", NULL};
+static const char *const drv_resolver_words[] = {"walk", "subtract", "mask-sum", "threshold-blend", "min-danger", NULL};
+
+#define DRV_OFF(field) offsetof(DrvPersonality, field)
+static const DrvKey drv_keys[] = {
+    {"driver", "name", DRV_KEY_NAME, 1, DRV_NAME_LEN - 1, "", DRV_OFF(name), NULL, 0},
+    {"driver", "colour", DRV_KEY_COLOUR, 0, 255, "", DRV_OFF(colour), NULL, 0},
+    {"driver", "number", DRV_KEY_INT, 0, 999, "", DRV_OFF(number), NULL, 0},
+    {"driver", "model", DRV_KEY_ENUM, 0, 0, "", DRV_OFF(model), drv_model_words, 1},
+    {"behaviour", "skirt", DRV_KEY_NUMBER, 0, 6, " m", DRV_OFF(skirt_m), NULL, 0},
+    {"behaviour", "draft", DRV_KEY_NUMBER, 0, 1, "", DRV_OFF(draft_weight), NULL, 0},
+    {"behaviour", "line", DRV_KEY_NUMBER, 0, 1, "", DRV_OFF(line_weight), NULL, 0},
+    {"behaviour", "aggression", DRV_KEY_NUMBER, 0, 1, "", DRV_OFF(aggression), NULL, 0},
+    {"behaviour", "grip_use", DRV_KEY_NUMBER, 0.8, 1, "", DRV_OFF(grip_use), NULL, 0},
+    {"behaviour", "lookahead", DRV_KEY_NUMBER, 0.2, 5, " s", DRV_OFF(lookahead_s), NULL, 0},
+    {"behaviour", "noise", DRV_KEY_NUMBER, 0, 1, "", DRV_OFF(reaction_noise), NULL, 0},
+    {"map", "slots", DRV_KEY_INT, 8, DRV_MAX_SLOTS, "", DRV_OFF(slots), NULL, 0},
+    {"map", "blur", DRV_KEY_ENUM, 0, 0, "", DRV_OFF(blur), drv_blur_words, 3},
+    {"map", "blur_radius", DRV_KEY_INT, 0, 8, " slots", DRV_OFF(blur_radius), NULL, 0},
+    {"map", "hysteresis", DRV_KEY_NUMBER, 0, 0.95, "", DRV_OFF(hysteresis), NULL, 0},
+    {"map", "lod", DRV_KEY_BOOL, 0, 0, "", DRV_OFF(lod), NULL, 0},
+    {"map", "resolver", DRV_KEY_ENUM, 0, 0, "", DRV_OFF(resolver), drv_resolver_words, 1},
+};
+#define DRV_KEY_COUNT (int)(sizeof drv_keys / sizeof drv_keys[0])
+
+DrvPersonality drv_default_personality(void)
+{
+    DrvPersonality p;
+    memset(&p, 0, sizeof p);
+    snprintf(p.name, sizeof p.name, "%s", "Driver");
+    p.colour[0] = 0xc0, p.colour[1] = 0xc0, p.colour[2] = 0xc0;
+    p.number = 0;
+    p.model = DRV_MODEL_CONTEXT;
+    p.skirt_m = 1.5;
+    p.draft_weight = 0.3;
+    p.line_weight = 0.6;
+    p.aggression = 0.5;
+    p.grip_use = 0.95;
+    p.lookahead_s = 1.5;
+    p.reaction_noise = 0.1;
+    p.slots = 32;
+    p.blur = DRV_BLUR_NONE;
+    p.blur_radius = 1;
+    p.hysteresis = 0.3;
+    p.lod = true;
+    p.resolver = DRV_RESOLVE_WALK;
+    return p;
+}
+
+/* ---- parsing state ----------------------------------------------------------------------------------------- */
+
+#define DRV_MAX_LINE 512
+
+typedef struct DrvParse {
+    const char *path;
+    DrvPersonality *out;
+    /* the reader's position */
+    const char *text;
+    size_t pos;
+    int line;                  /* number of the line last handed to inih */
+    /* the first error wins */
+    int err_line;
+    char *err;
+    size_t err_len;
+    int seen_line[DRV_KEY_COUNT]; /* line where each key was set, 0 = not yet */
+} DrvParse;
+
+static void drv_fail(DrvParse *ps, int line, const char *fmt, ...)
+{
+    if (ps->err_line != 0)
+        return;
+    char what[384];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    snprintf(ps->err, ps->err_len, "%s:%d: %s", ps->path, line, what);
+    ps->err_line = line;
+}
+
+/* Quotes a bad value for a message, shortened so a huge value cannot hide the message. */
+static const char *drv_quote(const char *value, char *buf, size_t len)
+{
+    size_t n = strlen(value);
+    if (n + 1 <= len)
+        return value;
+    snprintf(buf, len, "%.*s...", (int)(len - 4), value);
+    return buf;
+}
+
+static bool drv_known_section(const char *name)
+{
+    return strcmp(name, "driver") == 0 || strcmp(name, "behaviour") == 0 || strcmp(name, "map") == 0;
+}
+
+/* Checks a "[section]" line as it goes by (inih tells the handler only about keys, so an empty unknown section
+ * would otherwise slip through). */
+static void drv_check_section_line(DrvParse *ps, const char *line)
+{
+    if (strncmp(line, "\xEF\xBB\xBF", 3) == 0) /* inih skips a UTF-8 byte-order mark */
+        line += 3;
+    while (*line == ' ' || *line == '\t')
+        line++;
+    if (*line != '[')
+        return;
+    const char *end = strchr(line, ']');
+    if (end == NULL)
+        return; /* inih reports the syntax error */
+    char name[64];
+    size_t n = (size_t)(end - line - 1);
+    if (n >= sizeof name)
+        n = sizeof name - 1;
+    memcpy(name, line + 1, n);
+    name[n] = '\0';
+    if (!drv_known_section(name))
+        drv_fail(ps, ps->line, "unknown section [%s] (expected [driver], [behaviour] or [map])", name);
+}
+
+/* inih reader over a string that counts the lines it hands out. Lines longer than inih's buffer are an error,
+ * not silently split. */
+static char *drv_reader(char *str, int num, void *stream)
+{
+    DrvParse *ps = stream;
+    const char *src = ps->text + ps->pos;
+    if (*src == '\0')
+        return NULL;
+    const char *nl = strchr(src, '\n');
+    size_t n = nl ? (size_t)(nl - src) + 1 : strlen(src);
+    ps->line++;
+    ps->pos += n;
+    if (n + 1 > (size_t)num) {
+        drv_fail(ps, ps->line, "line too long (at most %d characters)", num - 3);
+        n = 0;
+    }
+    memcpy(str, src, n);
+    str[n] = '\0';
+    /* a NUL inside the text would end inih's line early: treat the line as a comment after reporting it */
+    drv_check_section_line(ps, str);
+    return str;
+}
+
+/* ---- values ------------------------------------------------------------------------------------------------ */
+
+static bool drv_parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(x))
+        return false;
+    *out = x;
+    return true;
+}
+
+static bool drv_parse_long(const char *s, long *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (end == s || *end != '\0' || errno == ERANGE)
+        return false;
+    *out = x;
+    return true;
+}
+
+static bool drv_parse_colour(const char *s, uint8_t rgb[3])
+{
+    if (s[0] == '#') {
+        if (strlen(s) != 7)
+            return false;
+        for (int i = 1; i < 7; i++)
+            if (!isxdigit((unsigned char)s[i]))
+                return false;
+        unsigned long x = strtoul(s + 1, NULL, 16);
+        rgb[0] = (uint8_t)(x >> 16), rgb[1] = (uint8_t)(x >> 8), rgb[2] = (uint8_t)x;
+        return true;
+    }
+    long c[3];
+    const char *p = s;
+    for (int i = 0; i < 3; i++) {
+        char *end;
+        while (*p == ' ')
+            p++;
+        if (!isdigit((unsigned char)*p))
+            return false;
+        errno = 0;
+        c[i] = strtol(p, &end, 10);
+        if (errno == ERANGE || c[i] > 255)
+            return false;
+        p = end;
+        while (*p == ' ')
+            p++;
+        if (i < 2 && *p++ != ',')
+            return false;
+    }
+    if (*p != '\0')
+        return false;
+    rgb[0] = (uint8_t)c[0], rgb[1] = (uint8_t)c[1], rgb[2] = (uint8_t)c[2];
+    return true;
+}
+
+static void drv_fmt_num(double x, char *buf, size_t len) { snprintf(buf, len, "%g", x); }
+
+/* Sets one key's value; on error writes "expected ..." into `why` and returns false. */
+static bool drv_set_value(const DrvKey *k, const char *value, DrvPersonality *out, char *why, size_t len)
+{
+    char *base = (char *)out + k->offset;
+    char lo[32], hi[32];
+    drv_fmt_num(k->min, lo, sizeof lo);
+    drv_fmt_num(k->max, hi, sizeof hi);
+    switch (k->kind) {
+    case DRV_KEY_NUMBER: {
+        double x;
+        if (!drv_parse_double(value, &x) || x < k->min || x > k->max) {
+            snprintf(why, len, "expected a number in %s..%s%s", lo, hi, k->unit);
+            return false;
+        }
+        *(double *)(void *)base = x;
+        return true;
+    }
+    case DRV_KEY_INT: {
+        long x;
+        if (!drv_parse_long(value, &x) || x < (long)k->min || x > (long)k->max) {
+            snprintf(why, len, "expected a whole number in %s..%s%s", lo, hi, k->unit);
+            return false;
+        }
+        *(int *)(void *)base = (int)x;
+        return true;
+    }
+    case DRV_KEY_BOOL:
+        if (strcmp(value, "true") == 0 || strcmp(value, "false") == 0) {
+            *(bool *)(void *)base = value[0] == 't';
+            return true;
+        }
+        snprintf(why, len, "expected true or false");
+        return false;
+    case DRV_KEY_NAME: {
+        size_t n = strlen(value);
+        if (n < 1 || n > DRV_NAME_LEN - 1) {
+            snprintf(why, len, "expected a name of 1..%d characters", DRV_NAME_LEN - 1);
+            return false;
+        }
+        memcpy(base, value, n + 1);
+        return true;
+    }
+    case DRV_KEY_COLOUR:
+        if (drv_parse_colour(value, (uint8_t *)base))
+            return true;
+        snprintf(why, len, "expected #rrggbb or r,g,b (each 0..255)");
+        return false;
+    case DRV_KEY_ENUM:
+        for (int i = 0; k->words[i]; i++) {
+            if (strcmp(value, k->words[i]) != 0)
+                continue;
+            if (i >= k->accepted) {
+                snprintf(why, len, "'%s' is not available yet; expected %s", value, k->words[0]);
+                return false;
+            }
+            *(int *)(void *)base = i;
+            return true;
+        }
+        {
+            size_t used = (size_t)snprintf(why, len, "expected one of");
+            for (int i = 0; i < k->accepted && used < len; i++)
+                used += (size_t)snprintf(why + used, len - used, "%s%s", i ? ", " : " ", k->words[i]);
+        }
+        return false;
+    }
+    return false;
+}
+
+static int drv_handler(void *user, const char *section, const char *name, const char *value)
+{
+    DrvParse *ps = user;
+    char q[64];
+    if (section[0] == '\0') {
+        drv_fail(ps, ps->line, "key '%s' outside any section", drv_quote(name, q, sizeof q));
+        return 0;
+    }
+    if (!drv_known_section(section))
+        return 1; /* already reported by the reader */
+    for (int i = 0; i < DRV_KEY_COUNT; i++) {
+        const DrvKey *k = &drv_keys[i];
+        if (strcmp(section, k->section) != 0 || strcmp(name, k->name) != 0)
+            continue;
+        if (ps->seen_line[i]) {
+            drv_fail(ps, ps->line, "[%s] %s: duplicate key (first set on line %d)", section, name, ps->seen_line[i]);
+            return 0;
+        }
+        ps->seen_line[i] = ps->line;
+        char why[160];
+        if (!drv_set_value(k, value, ps->out, why, sizeof why)) {
+            char msg[256];
+            /* enum messages already quote the word when it is known but refused */
+            if (strstr(why, "not available") != NULL)
+                snprintf(msg, sizeof msg, "%s", why);
+            else
+                snprintf(msg, sizeof msg, "%s, got '%s'", why, drv_quote(value, q, sizeof q));
+            drv_fail(ps, ps->line, "[%s] %s: %s", section, name, msg);
+            return 0;
+        }
+        return 1;
+    }
+    drv_fail(ps, ps->line, "[%s] unknown key '%s'", section, drv_quote(name, q, sizeof q));
+    return 0;
+}
+
+/* ---- entry points ------------------------------------------------------------------------------------------ */
+
+int drv_personality_parse_string(const char *text, const char *path, DrvPersonality *out, char *err, size_t err_len)
+{
+    char dummy[8];
+    if (err == NULL || err_len == 0)
+        err = dummy, err_len = sizeof dummy;
+    err[0] = '\0';
+    DrvPersonality p = drv_default_personality();
+    DrvParse ps = {.path = path ? path : "<string>", .out = &p, .text = text ? text : "", .err = err,
+                   .err_len = err_len};
+    int rc = ini_parse_stream(drv_reader, &ps, drv_handler, &ps);
+    /* inih's own syntax errors carry its line number; report whichever error came first */
+    if (rc > 0 && (ps.err_line == 0 || rc < ps.err_line)) {
+        ps.err_line = 0;
+        drv_fail(&ps, rc, "syntax error (expected [section], key = value or a ; comment)");
+    } else if (rc < 0 && ps.err_line == 0) {
+        drv_fail(&ps, 0, "cannot parse (out of memory)");
+    }
+    if (ps.err_line != 0 || rc != 0)
+        return 1;
+    *out = p;
+    return 0;
+}
+
+int drv_personality_load(const char *path, DrvPersonality *out, char *err, size_t err_len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        snprintf(err, err_len, "%s:0: cannot open: %s", path, strerror(errno));
+        return 1;
+    }
+    /* driver files are small; anything huge is not a driver file */
+    enum { DRV_MAX_FILE = 1 << 16 };
+    char *text = malloc(DRV_MAX_FILE + 1);
+    if (text == NULL) {
+        fclose(f);
+        snprintf(err, err_len, "%s:0: out of memory", path);
+        return 1;
+    }
+    size_t n = fread(text, 1, DRV_MAX_FILE + 1, f);
+    fclose(f);
+    int rc;
+    if (n > DRV_MAX_FILE) {
+        snprintf(err, err_len, "%s:0: file too large (more than %d bytes)", path, DRV_MAX_FILE);
+        rc = 1;
+    } else if (memchr(text, '\0', n) != NULL) {
+        snprintf(err, err_len, "%s:0: not a text file (contains a NUL byte)", path);
+        rc = 1;
+    } else {
+        text[n] = '\0';
+        rc = drv_personality_parse_string(text, path, out, err, err_len);
+    }
+    free(text);
+    return rc;
+}

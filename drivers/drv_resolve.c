@@ -1,0 +1,112 @@
+/* drv_resolve.c: the resolver registry and the reachable-slot walk. */
+#include "drv_resolve.h"
+
+#include <math.h>
+
+static int abs_int(int x) { return x < 0 ? -x : x; }
+
+DrvResolveFn *drv_resolver_fn(DrvResolver kind)
+{
+    /* One entry per DrvResolver; NULL = not implemented yet (issue 10 adds them as their own files). */
+    static DrvResolveFn *const table[DRV_RESOLVE_COUNT] = {
+        [DRV_RESOLVE_WALK] = drv_resolve_walk,
+    };
+    if ((int)kind < 0 || kind >= DRV_RESOLVE_COUNT || table[kind] == NULL)
+        return drv_resolve_walk;
+    return table[kind];
+}
+
+double drv_resolve_subslot(const float *interest, int slot, int lo, int hi)
+{
+    if (slot - 1 < lo || slot + 1 > hi)
+        return slot;
+    double y0 = interest[slot - 1], y1 = interest[slot], y2 = interest[slot + 1];
+    double curv = y0 - 2.0 * y1 + y2;
+    if (!(curv < 0.0)) /* flat or a valley: no vertex to find */
+        return slot;
+    double off = 0.5 * (y0 - y2) / curv;
+    if (off > 0.5)
+        off = 0.5;
+    if (off < -0.5)
+        off = -0.5;
+    return slot + off;
+}
+
+/* Danger as the walk sees it: below the floor it is flat ground (edge margins, blur tails, far cars' skirts must
+ * not trap the car in a local minimum). */
+static float drv_walk_level(float danger) { return danger < DRV_RESOLVE_WALK_FLOOR ? 0.0f : danger; }
+
+/* Walks from `from` in direction `dir` while danger does not increase, never stepping onto a wall (a car beside
+ * us: a plateau of full danger must not be crossed just because it is flat). Returns the last slot reached. */
+static int drv_walk_dir(const float *danger, int n, int from, int dir)
+{
+    int i = from;
+    while (i + dir >= 0 && i + dir < n) {
+        float next = drv_walk_level(danger[i + dir]);
+        if (next > drv_walk_level(danger[i]) + (float)DRV_RESOLVE_WALK_EPS || next >= DRV_RESOLVE_WALL)
+            break;
+        i += dir;
+    }
+    return i;
+}
+
+void drv_resolve_walk(const DrvContextMap *map, double current_d_m, DrvResolveResult *out)
+{
+    const int n = map->slots;
+    const float *danger = map->danger, *interest = map->interest;
+    /* The car sits between two slot centres; both are where it is, so the walk left starts from the one on its
+     * left and the walk right from the one on its right. This keeps coarse maps from putting the car "inside" a
+     * neighbour's danger because of rounding. */
+    int cur = drv_map_d_to_slot(map, current_d_m);
+    double f = drv_map_d_to_slotf(map, current_d_m);
+    int left = f <= 0.0 ? 0 : (f >= n - 1 ? n - 1 : (int)f);
+    int right = f <= 0.0 ? 0 : (f >= n - 1 ? n - 1 : (int)ceil(f));
+    int lo = drv_walk_dir(danger, n, left, -1);
+    int hi = drv_walk_dir(danger, n, right, +1);
+
+    float dmin = danger[lo];
+    for (int i = lo + 1; i <= hi; i++)
+        if (danger[i] < dmin)
+            dmin = danger[i];
+    float limit = dmin + (float)DRV_RESOLVE_MASK_TOL;
+
+    /* Best interest among unmasked slots. Slots within DRV_RESOLVE_INTEREST_TOL of the best count as equal and
+     * the one nearest the car wins, so near-equal lanes do not pull it across the track tick after tick. */
+    float top = -1.0f;
+    for (int i = lo; i <= hi; i++)
+        if (danger[i] <= limit && interest[i] > top)
+            top = interest[i];
+    int best = -1;
+    for (int i = lo; i <= hi; i++) {
+        if (danger[i] > limit || interest[i] < top - (float)DRV_RESOLVE_INTEREST_TOL)
+            continue;
+        if (best < 0 || abs_int(i - cur) < abs_int(best - cur) ||
+            (abs_int(i - cur) == abs_int(best - cur) && interest[i] > interest[best]))
+            best = i;
+    }
+
+    /* Refine only inside the contiguous unmasked run around the best slot, so the offset never leans into a
+     * masked (dangerous) slot. */
+    int run_lo = best, run_hi = best;
+    while (run_lo - 1 >= lo && danger[run_lo - 1] <= limit)
+        run_lo--;
+    while (run_hi + 1 <= hi && danger[run_hi + 1] <= limit)
+        run_hi++;
+    /* The tolerance may have picked the flank of a peak: climb to its top, which is where the lane really is. */
+    for (;;) {
+        if (best > run_lo && interest[best - 1] > interest[best])
+            best--;
+        else if (best < run_hi && interest[best + 1] > interest[best])
+            best++;
+        else
+            break;
+    }
+    double fb = drv_resolve_subslot(interest, best, run_lo, run_hi);
+
+    out->current_slot = cur;
+    out->reach_lo = lo;
+    out->reach_hi = hi;
+    out->chosen_slot = best;
+    out->chosen_d_m = map->d_left_m - fb * map->step_m;
+    out->chosen_danger = danger[best];
+}
