@@ -9,6 +9,7 @@
 #define SIM_RACE_H
 
 #include "sim.h"
+#include "sim_expect.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -23,6 +24,7 @@ typedef struct SimRaceEntry {
     /* explicit start ([start] section of a scenario); unused on a grid */
     bool placed;
     double s_m, d_m, speed_mps;
+    bool hold;                      /* [start] `car = ..., hold`: no driver, the car holds its line and speed */
 } SimRaceEntry;
 
 typedef struct SimRace {
@@ -35,11 +37,19 @@ typedef struct SimRace {
     SimCarSpec car;
     int entry_count;
     SimRaceEntry entries[SIM_MAX_CARS];
+    SimExpect expect;               /* [expect] of a scenario (expect.present = false when none) */
 } SimRace;
 
 /* Loads and validates a race file and every driver file it names. On error returns nonzero and err holds
  * "path:line: what is wrong" (the path of whichever file is wrong). The track is checked by loading it. */
 int sim_race_load(const char *path, SimRace *out, char *err, size_t err_len);
+/* The same on in-memory text; `path` is used in messages and to resolve the relative paths inside. */
+int sim_race_parse_string(const char *text, const char *path, SimRace *out, char *err, size_t err_len);
+
+/* A car file (a [car] section: mass_kg, power_kw, drag_area_m2, rolling_coeff, mu, downforce_area_m2,
+ * air_density_kgpm3, length_m, width_m; unset keys keep sim_default_car_spec's values). Same error style. */
+int sim_car_spec_load(const char *path, SimCarSpec *out, char *err, size_t err_len);
+int sim_car_spec_parse_string(const char *text, const char *path, SimCarSpec *out, char *err, size_t err_len);
 
 /* Options for one race instance. */
 typedef struct SimSessionDef {
@@ -64,6 +74,9 @@ const TrkTrack *sim_session_track(const SimSession *session);
 const DrvDriver *sim_session_driver(const SimSession *session, int car_id);
 /* Which race entry (grid line of the file) each car came from, after any shuffle. */
 int sim_session_entry_of(const SimSession *session, int car_id);
+/* The race and the options the session was built with. */
+const SimRace *sim_session_race(const SimSession *session);
+const SimSessionDef *sim_session_def(const SimSession *session);
 
 /* ---- results ----------------------------------------------------------------------------------------------- */
 

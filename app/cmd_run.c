@@ -1,0 +1,273 @@
+/* cmd_run.c: `racesim run RACE.ini [options]`: runs a race in a window, or headless with a results table, JSON and
+ * CSV. Without --headless it opens the viewer when a display is available and falls back to headless otherwise. */
+#include "app.h"
+#include "app_exp.h" /* app_chart_race (--chart) */
+#include "app_view.h"
+
+#include "../sim/sim_race.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct CmdRunOpts {
+    const char *race_path;
+    bool headless, shuffle, quiet, timing;
+    bool have_seed;
+    uint64_t seed;
+    int laps;
+    const char *json_path, *csv_path;
+    const char *screenshot_path, *font_path;
+    double at_s;
+    const char *chart_path; /* --chart: lap and gap chart (experiments) */
+} CmdRunOpts;
+
+static void cmd_run_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: racesim run [RACE.ini] [options]\n\n"
+            "Runs a race (default %s). With a display it opens the viewer; with --headless, or when no\n"
+            "display is available, it runs as fast as the machine allows and prints a results table.\n"
+            "The same race file and seed always give the same results.\n\n"
+            "options:\n"
+            "  --headless          no window: run to the end and print the results table\n"
+            "  --seed N            the race's seed (default: the race file's)\n"
+            "  --laps N            laps, 1..1000 (default: the race file's)\n"
+            "  --shuffle-grid      permute the grid with the seed\n"
+            "  --json FILE|-       write the results as JSON (with the event list); - = stdout\n"
+            "  --csv FILE|-        write one CSV row per car; - = stdout\n"
+            "  --chart FILE.svg    write a lap chart and a gap chart of the race (SVG)\n"
+            "  --screenshot FILE   render one frame at --at seconds to a BMP (no display needed) and exit\n"
+            "  --at SECONDS        sim time of the screenshot (default 0)\n"
+            "  --font PATH         TTF font for the viewer (default: DejaVu Sans)\n"
+            "  --quiet             no results table\n"
+            "  --timing            print ticks and wall time of the headless run on stderr\n"
+            "  -h, --help          this text\n\n"
+            "Exit status: 0 ok, 1 the run failed, 2 bad usage or a bad file (`path:line: what is wrong`).\n",
+            APP_DEFAULT_RACE);
+}
+
+static int cmd_run_bad(const char *opt, const char *what, const char *got)
+{
+    fprintf(stderr, "racesim run: %s: expected %s, got '%s'\n", opt, what, got);
+    return 2;
+}
+
+static int cmd_run_int(const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || errno == ERANGE || v < lo || v > hi)
+        return 1;
+    *out = v;
+    return 0;
+}
+
+static int cmd_run_u64(const char *text, uint64_t *out)
+{
+    char *end;
+    if (text[0] < '0' || text[0] > '9')
+        return 1;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (*end != '\0' || errno == ERANGE)
+        return 1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+/* One option with a value; returns 0, or the exit code for bad usage. */
+static int cmd_run_value_opt(CmdRunOpts *o, const char *opt, const char *val)
+{
+    long n;
+    if (strcmp(opt, "--seed") == 0) {
+        if (cmd_run_u64(val, &o->seed) != 0)
+            return cmd_run_bad(opt, "an integer 0..18446744073709551615", val);
+        o->have_seed = true;
+    } else if (strcmp(opt, "--laps") == 0) {
+        if (cmd_run_int(val, 1, 1000, &n) != 0)
+            return cmd_run_bad(opt, "an integer 1..1000", val);
+        o->laps = (int)n;
+    } else if (strcmp(opt, "--at") == 0) {
+        char *end;
+        double t = strtod(val, &end);
+        if (end == val || *end != '\0' || !isfinite(t) || t < 0.0 || t > 1e6)
+            return cmd_run_bad(opt, "a number of seconds 0..1000000", val);
+        o->at_s = t;
+    } else if (strcmp(opt, "--json") == 0) {
+        o->json_path = val;
+    } else if (strcmp(opt, "--csv") == 0) {
+        o->csv_path = val;
+    } else if (strcmp(opt, "--screenshot") == 0) {
+        o->screenshot_path = val;
+    } else if (strcmp(opt, "--font") == 0) {
+        o->font_path = val;
+    } else if (strcmp(opt, "--chart") == 0) {
+        o->chart_path = val;
+    }
+    if ((strcmp(opt, "--json") == 0 || strcmp(opt, "--csv") == 0 || strcmp(opt, "--screenshot") == 0 ||
+         strcmp(opt, "--font") == 0) &&
+        val[0] == '\0')
+        return cmd_run_bad(opt, "a file path", val);
+    return 0;
+}
+
+/* Returns -1 to go on, else an exit code (0 after --help). */
+static int cmd_run_parse(int argc, char **argv, CmdRunOpts *o)
+{
+    static const char *valued[] = {"--seed", "--laps", "--json", "--csv", "--screenshot", "--at", "--font", "--chart"};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            cmd_run_usage(stdout);
+            return 0;
+        }
+        bool done = true;
+        if (strcmp(a, "--headless") == 0)
+            o->headless = true;
+        else if (strcmp(a, "--shuffle-grid") == 0)
+            o->shuffle = true;
+        else if (strcmp(a, "--quiet") == 0)
+            o->quiet = true;
+        else if (strcmp(a, "--timing") == 0)
+            o->timing = true;
+        else
+            done = false;
+        for (size_t k = 0; !done && k < sizeof valued / sizeof valued[0]; k++) {
+            if (strcmp(a, valued[k]) != 0)
+                continue;
+            if (i + 1 >= argc) {
+                fprintf(stderr, "racesim run: %s: missing value\n", a);
+                return 2;
+            }
+            int rc = cmd_run_value_opt(o, a, argv[++i]);
+            if (rc != 0)
+                return rc;
+            done = true;
+        }
+        if (done)
+            continue;
+        if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "racesim run: unknown option '%s' (see racesim run --help)\n", a);
+            return 2;
+        }
+        if (o->race_path) {
+            fprintf(stderr, "racesim run: more than one race file ('%s' and '%s')\n", o->race_path, a);
+            return 2;
+        }
+        o->race_path = a;
+    }
+    if (!o->race_path)
+        o->race_path = APP_DEFAULT_RACE;
+    return -1;
+}
+
+static FILE *cmd_run_open(const char *path)
+{
+    if (strcmp(path, "-") == 0)
+        return stdout;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        fprintf(stderr, "racesim run: cannot write '%s': %s\n", path, strerror(errno));
+    return f;
+}
+
+static int cmd_run_write(const SimSession *s, const CmdRunOpts *o)
+{
+    int status = 0;
+    if (o->json_path) {
+        FILE *f = cmd_run_open(o->json_path);
+        if (f) {
+            sim_results_write_json(s, f, true, false);
+            if (f != stdout && fclose(f) != 0)
+                status = 1;
+        } else {
+            status = 1;
+        }
+    }
+    if (o->csv_path) {
+        FILE *f = cmd_run_open(o->csv_path);
+        if (f) {
+            sim_results_write_csv(s, f);
+            if (f != stdout && fclose(f) != 0)
+                status = 1;
+        } else {
+            status = 1;
+        }
+    }
+    return status;
+}
+
+static double cmd_run_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmd_run_headless(const SimRace *race, const SimSessionDef *def, const CmdRunOpts *o)
+{
+    char err[2048];
+    SimSession *s = sim_session_create(race, def, err, sizeof err);
+    if (!s) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    SimWorld *w = sim_session_world(s);
+    double t0 = cmd_run_now_s();
+    sim_world_run(w);
+    double wall = cmd_run_now_s() - t0;
+    bool to_stdout = (o->json_path && strcmp(o->json_path, "-") == 0) || (o->csv_path && strcmp(o->csv_path, "-") == 0);
+    if (!o->quiet && !to_stdout)
+        sim_results_print_table(s, stdout);
+    if (o->timing)
+        fprintf(stderr, "racesim run: %ld ticks, %.2f s simulated in %.1f ms of wall time (%.0fx real time)\n",
+                sim_world_tick(w), sim_world_time(w), wall * 1000.0, wall > 0.0 ? sim_world_time(w) / wall : 0.0);
+    int status = cmd_run_write(s, o);
+    sim_session_destroy(s);
+    return status;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    CmdRunOpts o;
+    memset(&o, 0, sizeof o);
+    int rc = cmd_run_parse(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    SimRace *race = malloc(sizeof *race);
+    if (!race) {
+        fprintf(stderr, "racesim run: out of memory\n");
+        return 1;
+    }
+    char err[2048];
+    if (sim_race_load(o.race_path, race, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        free(race);
+        return 2;
+    }
+    SimSessionDef def = sim_default_session_def(race);
+    if (o.have_seed)
+        def.seed = o.seed;
+    def.laps = o.laps;
+    def.shuffle_grid = o.shuffle;
+    AppViewOpts view;
+    memset(&view, 0, sizeof view);
+    view.session = def;
+    view.font_path = o.font_path;
+    view.screenshot_path = o.screenshot_path;
+    view.screenshot_at_s = o.at_s;
+    if (o.screenshot_path)
+        rc = app_view_screenshot(race, &view);
+    else if (!o.headless && app_view_available())
+        rc = app_view_window(race, &view);
+    else
+        rc = cmd_run_headless(race, &def, &o);
+    if (rc == 0 && o.chart_path) /* a replay of the same race, traced (see app_chart.c) */
+        rc = app_chart_race(race, &def, o.chart_path);
+    free(race);
+    return rc;
+}

@@ -1,0 +1,135 @@
+/* sim_car.c: the car spec, its defaults (a GT-class car) and the [car] INI section, inline in a race file or in a
+ * car file of its own. */
+#include "sim_ini.h"
+#include "sim_internal.h"
+#include "sim_race.h"
+
+#include <ini.h>
+#include <errno.h>
+#include <string.h>
+
+SimCarSpec sim_default_car_spec(void)
+{
+    SimCarSpec spec;
+    spec.dyn = trk_default_car();
+    spec.length_m = 4.6;
+    spec.width_m = 2.0;
+    return spec;
+}
+
+/* One [car] key: name, where it goes, the allowed range, and a scale from the file's unit to the spec's. */
+typedef struct SimCarKey {
+    const char *name;
+    size_t offset;
+    double lo, hi;
+    double scale;
+} SimCarKey;
+
+#define SIM_DYN(field) (offsetof(SimCarSpec, dyn) + offsetof(TrkCarParams, field))
+
+static const SimCarKey sim_car_keys[] = {
+    {"mass_kg", SIM_DYN(mass_kg), 100.0, 100000.0, 1.0},
+    {"power_kw", SIM_DYN(power_w), 1.0, 100000.0, 1000.0},
+    {"drag_area_m2", SIM_DYN(drag_area_m2), 0.0, 100.0, 1.0},
+    {"rolling_coeff", SIM_DYN(rolling_coeff), 0.0, 1.0, 1.0},
+    {"mu", SIM_DYN(mu), 0.1, 5.0, 1.0},
+    {"downforce_area_m2", SIM_DYN(downforce_area_m2), 0.0, 100.0, 1.0},
+    {"air_density_kgpm3", SIM_DYN(air_density_kgpm3), 0.0, 100.0, 1.0},
+    {"length_m", offsetof(SimCarSpec, length_m), 1.0, 50.0, 1.0},
+    {"width_m", offsetof(SimCarSpec, width_m), 0.5, 10.0, 1.0},
+};
+
+int sim_car_set_key(SimCarSpec *spec, const char *key, const char *value, char *err, size_t err_len)
+{
+    for (size_t i = 0; i < sizeof sim_car_keys / sizeof sim_car_keys[0]; i++) {
+        const SimCarKey *k = &sim_car_keys[i];
+        if (strcmp(key, k->name) != 0)
+            continue;
+        double v;
+        if (sim_parse_double(value, &v) != 0 || v < k->lo || v > k->hi) {
+            snprintf(err, err_len, "[car] %s: expected a number %g..%g, got '%s'", key, k->lo, k->hi, value);
+            return 2;
+        }
+        *(double *)((char *)spec + k->offset) = v * k->scale;
+        return 0;
+    }
+    return 1;
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Car files: a [car] section only
+ *--------------------------------------------------------------------------------------------------------------*/
+
+typedef struct SimCarParse {
+    SimIniReader reader;
+    SimIniError error;
+    SimCarSpec *spec;
+} SimCarParse;
+
+static void sim_car_on_section(void *user, const char *name)
+{
+    SimCarParse *p = user;
+    if (strcmp(name, "car") != 0)
+        sim_ini_fail(&p->error, p->reader.line, "unknown section [%s]", name);
+}
+
+static int sim_car_handler(void *user, const char *section, const char *name, const char *value)
+{
+    SimCarParse *p = user;
+    int line = p->reader.line;
+    if (strcmp(section, "car") != 0) {
+        if (section[0] == '\0')
+            sim_ini_fail(&p->error, line, "'%s' outside a section (expected [car])", name);
+        return 1; /* unknown sections were reported at their header */
+    }
+    char msg[256];
+    int rc = sim_car_set_key(p->spec, name, value, msg, sizeof msg);
+    if (rc == 1)
+        sim_ini_fail(&p->error, line, "[car] unknown key '%s'", name);
+    else if (rc == 2)
+        sim_ini_fail(&p->error, line, "%s", msg);
+    return 1;
+}
+
+static int sim_car_parse(SimCarParse *p, const char *path, SimCarSpec *out, char *err, size_t err_len)
+{
+    SimCarSpec spec = sim_default_car_spec();
+    p->spec = &spec;
+    p->error.path = path;
+    p->error.buf = err;
+    p->error.len = err_len;
+    p->reader.on_section = sim_car_on_section;
+    p->reader.user = p;
+    int rc = ini_parse_stream(sim_ini_read, &p->reader, sim_car_handler, p);
+    if (p->reader.long_line)
+        sim_ini_fail(&p->error, p->reader.long_line, "line too long (at most %d characters)", INI_MAX_LINE - 2);
+    if (rc != 0)
+        sim_ini_fail(&p->error, rc > 0 ? rc : 0, "syntax error (expected 'key = value' or '[section]')");
+    if (p->error.failed)
+        return 1;
+    *out = spec;
+    return 0;
+}
+
+int sim_car_spec_parse_string(const char *text, const char *path, SimCarSpec *out, char *err, size_t err_len)
+{
+    SimCarParse p;
+    memset(&p, 0, sizeof p);
+    p.reader.text = text;
+    return sim_car_parse(&p, path, out, err, err_len);
+}
+
+int sim_car_spec_load(const char *path, SimCarSpec *out, char *err, size_t err_len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, err_len, "%s:0: cannot open: %s", path, strerror(errno));
+        return 1;
+    }
+    SimCarParse p;
+    memset(&p, 0, sizeof p);
+    p.reader.file = f;
+    int rc = sim_car_parse(&p, path, out, err, err_len);
+    fclose(f);
+    return rc;
+}

@@ -1,0 +1,164 @@
+/* sim_internal.h: private layout of the sim module, shared by its .c files (never included outside sim/).
+ *
+ * The world keeps its public SimCar array plus a parallel array of private per-car state, the scratch buffers of
+ * one step (views, others, controls) allocated once when the first step starts, a list of running cars sorted by
+ * track position (the neighbour search of drafting, views, collisions and overtakes), and a per-pair table for the
+ * collision and overtake state machines.
+ */
+#ifndef SIM_INTERNAL_H
+#define SIM_INTERNAL_H
+
+#include "sim.h"
+
+#include <stddef.h>
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Constants (documented in the README; tests check the behaviour they describe)
+ *--------------------------------------------------------------------------------------------------------------*/
+
+#define SIM_WORLD_MAX_CARS 256 /* the pair table is n*n entries */
+
+/* Drafting: drag factor = 1 - SIM_DRAFT_MAX * closeness * overlap. closeness is 1 when the bumper-to-bumper gap to
+ * the car ahead is at most one car length and falls linearly to 0 at SIM_DRAFT_RANGE_M; overlap is the lateral
+ * overlap of the two cars divided by their mean width. The strongest wake counts (wakes do not add up). */
+#define SIM_DRAFT_MAX 0.35
+#define SIM_DRAFT_RANGE_M 40.0
+
+/* Off-track (car centre beyond an edge): grip is scaled, a grass deceleration applies, a push brings the car back,
+ * and it never gets further than SIM_OFF_MAX_M beyond the edge (a wall). */
+#define SIM_GRASS_GRIP_SCALE 0.5
+#define SIM_GRASS_DECEL_MPS2 3.0    /* constant part of the grass drag */
+#define SIM_GRASS_DECEL_PER_MPS 0.04 /* plus this times the speed, 1/s */
+#define SIM_GRASS_PUSH_MPS2 4.0     /* lateral acceleration toward the track while off */
+#define SIM_OFF_MAX_M 5.0
+
+/* Collisions: restitution of the normal relative velocity; a pair's contact counts as a new collision after this
+ * long without contact. */
+#define SIM_RESTITUTION 0.3
+#define SIM_COLLISION_GAP_S 0.5
+
+/* Overtakes: the passer must stay ahead this long after getting one car length ahead. */
+#define SIM_PASS_CONFIRM_S 1.0
+
+/* Progress needed within stall_timeout_s to avoid retirement, m. */
+#define SIM_STALL_PROGRESS_M 1.0
+
+/* Sensing range of the view, m of track distance; at most SIM_VIEW_MAX_OTHERS others (nearest ahead first). */
+#define SIM_VIEW_AHEAD_M 200.0
+#define SIM_VIEW_BEHIND_M 50.0
+#define SIM_VIEW_MAX_OTHERS 64
+
+/* 1 - kappa*d (the centre line's scale at offset d) is kept at least this, so a car past the centre of a tight
+ * corner's curvature does not divide by zero. */
+#define SIM_MIN_PATH_SCALE 0.2
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Types
+ *--------------------------------------------------------------------------------------------------------------*/
+
+/* Private per-car state. */
+typedef struct SimCarPriv {
+    DrvThinkFn *think;
+    void *driver;
+    int hint;                /* track sample hint, kept along the lap */
+    double hold_d_m;         /* target of the built-in "hold" driver (think == NULL) */
+    double hold_speed_mps;
+    double draft_factor;     /* drag factor of this tick (1 = clean air) */
+    double geo_s_m;          /* the s at which kappa and the widths below were read (-1: not yet) */
+    double kappa, width_left_m, width_right_m;
+    double prev_race_dist_m; /* at the start of the tick */
+    double lap_start_s;      /* sim time the current lap started (crossing interpolated) */
+    double progress_ref_m;   /* stall detection: race distance last time progress was seen */
+    long progress_tick;
+    int finish_rank;         /* 1-based finishing order; 0 while not finished */
+    bool sliding;            /* the path needed more grip than there was this tick */
+    bool was_off;            /* off the track at the end of the previous tick */
+    bool active;             /* on track: running (finished and retired cars leave the track) */
+} SimCarPriv;
+
+typedef enum SimPairState {
+    SIM_PAIR_UNKNOWN = 0, /* not observed settled since they came near */
+    SIM_PAIR_LO_BEHIND,   /* the lower id is at least a car length behind the higher (modulo laps) */
+    SIM_PAIR_LO_AHEAD,
+    SIM_PAIR_LO_PASSING,  /* the lower id got a length ahead from behind; confirming */
+    SIM_PAIR_HI_PASSING
+} SimPairState;
+
+/* State of one unordered pair (lo < hi), at pairs[lo * n + hi]. */
+typedef struct SimPair {
+    long last_contact_tick; /* -1: never */
+    long seen_tick;         /* last tick the overtake state machine looked at the pair */
+    long pass_tick;         /* tick the pending pass reached one car length ahead */
+    unsigned char state;    /* SimPairState */
+} SimPair;
+
+struct SimWorld {
+    SimWorldDef def;
+    const TrkTrack *track;
+    double length_m;
+    double inv_length; /* 1 / length_m */
+    double dt_s;
+    long tick;
+    bool started, done, chequered;
+    int finished_count;
+    double time_limit_s;
+    long stall_ticks, pass_ticks, contact_gap_ticks;
+    double max_len_m; /* longest car */
+
+    int car_count, car_cap;
+    SimCar *cars;
+    SimCarPriv *priv;
+
+    /* step scratch, allocated at the first step */
+    DrvView *views;
+    DrvOther *others; /* car_count * SIM_VIEW_MAX_OTHERS */
+    DrvControls *controls;
+    int *by_s;        /* running cars sorted by s (ties by id) */
+    int active_count;
+    int *order;       /* all cars in race order */
+    SimPair *pairs;   /* car_count * car_count, upper triangle used */
+    int *pending;     /* pair indices with a pass being confirmed */
+    int pending_count;
+    int *crossings;   /* cars that crossed the line this tick */
+    double *cross_t;
+
+    SimEvent *events;
+    int event_count, event_cap;
+};
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Stages and helpers (one file each)
+ *--------------------------------------------------------------------------------------------------------------*/
+
+/* sim_world.c */
+void sim_event_push(SimWorld *w, SimEventType type, int a, int b, int lap, double value);
+double sim_time_at(const SimWorld *w, long tick);
+/* Removes a car from the running set (finished or retired): it leaves the track. */
+void sim_car_leave(SimWorld *w, int id);
+
+/* sim_view.c: sorts the running cars by s, then builds every driver's view from that snapshot. */
+void sim_sort_by_s(SimWorld *w);
+void sim_build_views(SimWorld *w);
+/* Forward track distance from a to b in [0, length). */
+double sim_fwd_dist(const SimWorld *w, double from_s, double to_s);
+
+/* sim_physics.c */
+void sim_integrate(SimWorld *w);
+void sim_update_pose(const SimWorld *w, SimCar *car, SimCarPriv *p);
+/* The drafting drag factor of a follower given the bumper gap and lateral overlap (for tests and the viewer). */
+double sim_draft_factor(double gap_m, double overlap_frac, double car_len_m);
+/* The drag factor a car gets from one car ahead of it by the forward centre distance f. */
+double sim_draft_of(const SimCar *me, const SimCar *ahead, double f_m);
+
+/* sim_collide.c */
+void sim_collide(SimWorld *w);
+
+/* sim_score.c */
+void sim_score(SimWorld *w);
+void sim_update_order(SimWorld *w);
+
+/* sim_car.c: one [car] key; returns 0 when known and valid, 1 when the key is unknown, 2 when the value is bad
+ * (what is wrong written to err, without path or line). */
+int sim_car_set_key(SimCarSpec *spec, const char *key, const char *value, char *err, size_t err_len);
+
+#endif

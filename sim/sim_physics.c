@@ -1,0 +1,150 @@
+/* sim_physics.c: drafting and integration in track coordinates.
+ *
+ * Model (per car, per tick, semi-implicit Euler with the fixed tick):
+ *   - The path at a constant offset d has curvature kappa_path = kappa / (1 - kappa d); keeping to it needs a
+ *     lateral tyre acceleration v^2 kappa_path. The driver's lateral request is d'' on top of that, so the tyres
+ *     are asked for a_y = v^2 kappa_path + d''_request.
+ *   - Friction circle (grip = trk_car_grip_mps2, which includes downforce): the longitudinal request is clipped to
+ *     [-grip, trk_car_drive_mps2] (brakes, power and traction); if the combined demand (a_x, a_y) is longer than
+ *     the grip it is scaled back onto the circle keeping its direction (combined slip). The lateral shortfall
+ *     then shows up as d'' toward the outside of the corner: a car that asks for more than the grip slides wide,
+ *     and slows less than it asked. A car that follows the track's speed profile (whose braking and traction use
+ *     the same circle) asks for no more than the grip and never slides.
+ *   - Drag (trk_car_drag_n, aero part times the drafting factor, plus rolling) slows the car; speed never goes
+ *     below zero (cars do not reverse).
+ *   - s advances by v / (1 - kappa d) per second (the inside of a corner is shorter); race distance with it.
+ *   - Off the track (centre beyond an edge) the grip is halved, a grass drag applies, the car is pushed back toward
+ *     the track, and it never gets more than SIM_OFF_MAX_M beyond the edge.
+ */
+#include "sim_internal.h"
+
+#include <math.h>
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Drafting
+ *--------------------------------------------------------------------------------------------------------------*/
+
+double sim_draft_factor(double gap_m, double overlap_frac, double car_len_m)
+{
+    if (gap_m < 0.0 || overlap_frac <= 0.0)
+        return 1.0; /* alongside or not behind: no wake */
+    double closeness;
+    if (gap_m <= car_len_m)
+        closeness = 1.0;
+    else if (gap_m >= SIM_DRAFT_RANGE_M)
+        closeness = 0.0;
+    else
+        closeness = (SIM_DRAFT_RANGE_M - gap_m) / (SIM_DRAFT_RANGE_M - car_len_m);
+    if (overlap_frac > 1.0)
+        overlap_frac = 1.0;
+    return 1.0 - SIM_DRAFT_MAX * closeness * overlap_frac;
+}
+
+/* Lateral overlap of two cars divided by their mean width, 0..1. */
+static double sim_overlap_frac(const SimCar *a, const SimCar *b)
+{
+    double lo = fmax(a->d_m - 0.5 * a->spec.width_m, b->d_m - 0.5 * b->spec.width_m);
+    double hi = fmin(a->d_m + 0.5 * a->spec.width_m, b->d_m + 0.5 * b->spec.width_m);
+    double mean_w = 0.5 * (a->spec.width_m + b->spec.width_m);
+    return hi > lo ? (hi - lo) / mean_w : 0.0;
+}
+
+/* The drag factor `me` gets from car `c` ahead of it by the forward distance f (centre to centre). Computed in the
+ * sense stage from the snapshot at the start of the tick, so the order of the cars does not matter. */
+double sim_draft_of(const SimCar *me, const SimCar *c, double f)
+{
+    double gap = f - 0.5 * (me->spec.length_m + c->spec.length_m);
+    return sim_draft_factor(gap, sim_overlap_frac(me, c), me->spec.length_m);
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Integration
+ *--------------------------------------------------------------------------------------------------------------*/
+
+static double sim_finite_or_zero(double v)
+{
+    return isfinite(v) ? v : 0.0;
+}
+
+void sim_update_pose(const SimWorld *w, SimCar *c, SimCarPriv *p)
+{
+    TrkPose pose = trk_pose_at(w->track, c->s_m, &p->hint);
+    c->x_m = pose.x_m + c->d_m * pose.nx;
+    c->y_m = pose.y_m + c->d_m * pose.ny;
+    /* direction of motion: speed along the tangent plus lateral speed along the normal */
+    double vx = c->speed_mps * pose.tx + c->lat_speed_mps * pose.nx;
+    double vy = c->speed_mps * pose.ty + c->lat_speed_mps * pose.ny;
+    c->heading_rad = (vx == 0.0 && vy == 0.0) ? atan2(pose.ty, pose.tx) : atan2(vy, vx);
+}
+
+/* The track under a car, kept with the s it belongs to: the next tick starts where this one ended. */
+static void sim_track_at(const SimWorld *w, SimCarPriv *p, double s_m)
+{
+    p->geo_s_m = s_m;
+    p->kappa = trk_curvature(w->track, s_m, &p->hint);
+    p->width_left_m = trk_width_left(w->track, s_m, &p->hint);
+    p->width_right_m = trk_width_right(w->track, s_m, &p->hint);
+}
+
+static void sim_integrate_car(SimWorld *w, SimCar *c, SimCarPriv *p, const DrvControls *ctl)
+{
+    const TrkCarParams *dyn = &c->spec.dyn;
+    double dt = w->dt_s, v = c->speed_mps;
+    if (c->s_m != p->geo_s_m) /* moved since the end of the last integration (a collision, or the first tick) */
+        sim_track_at(w, p, c->s_m);
+    double kappa = p->kappa, wl = p->width_left_m, wr = p->width_right_m;
+    double scale = fmax(1.0 - kappa * c->d_m, SIM_MIN_PATH_SCALE);
+    bool off = c->d_m > wl || c->d_m < -wr;
+
+    /* friction circle: the tyres are asked for the path's need plus the driver's requests; a demand outside the
+     * circle is scaled back onto it keeping its direction, so the car both slows less and turns less than asked */
+    double grip = trk_car_grip_mps2(dyn, v) * (off ? SIM_GRASS_GRIP_SCALE : 1.0);
+    double corner = v * v * kappa / scale;
+    double ax = fmax(-grip, fmin(trk_car_drive_mps2(dyn, v), sim_finite_or_zero(ctl->long_accel_mps2)));
+    double ay = corner + sim_finite_or_zero(ctl->lat_accel_mps2);
+    double demand = hypot(ax, ay);
+    p->sliding = demand > grip;
+    if (p->sliding) {
+        ax *= grip / demand;
+        ay *= grip / demand;
+    }
+
+    /* longitudinal: tyres minus drag (with the wake) minus grass */
+    double a_long = ax - trk_car_drag_n(dyn, v, p->draft_factor) / dyn->mass_kg;
+    if (off)
+        a_long -= SIM_GRASS_DECEL_MPS2 + SIM_GRASS_DECEL_PER_MPS * v;
+    double v_new = fmax(0.0, v + a_long * dt);
+
+    /* lateral: what the tyres give beyond the path's need moves the car across the track */
+    double a_lat = ay - corner;
+    if (off)
+        a_lat += c->d_m > wl ? -SIM_GRASS_PUSH_MPS2 : SIM_GRASS_PUSH_MPS2;
+    double lat = c->lat_speed_mps + a_lat * dt;
+    double d = c->d_m + lat * dt;
+    if (d > wl + SIM_OFF_MAX_M) {
+        d = wl + SIM_OFF_MAX_M;
+        lat = fmin(lat, 0.0);
+    } else if (d < -wr - SIM_OFF_MAX_M) {
+        d = -wr - SIM_OFF_MAX_M;
+        lat = fmax(lat, 0.0);
+    }
+
+    double ds = v_new / scale * dt;
+    p->prev_race_dist_m = c->race_dist_m;
+    c->race_dist_m += ds;
+    c->s_m = trk_wrap_s(w->track, c->s_m + ds);
+    c->speed_mps = v_new;
+    c->lat_speed_mps = lat;
+    c->d_m = d;
+    sim_track_at(w, p, c->s_m);
+    c->off_track_now = d > p->width_left_m || d < -p->width_right_m;
+}
+
+void sim_integrate(SimWorld *w)
+{
+    for (int i = 0; i < w->car_count; i++) {
+        SimCarPriv *p = &w->priv[i];
+        if (p->active)
+            sim_integrate_car(w, &w->cars[i], p, &w->controls[i]);
+    }
+}

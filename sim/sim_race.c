@@ -1,0 +1,424 @@
+/* sim_race.c: race files.
+ *
+ *   [race]   track = PATH (required), laps = 0..1000 (default 5; 0 needs duration_s), seed = N (default 1),
+ *            tick_hz = 10..1000 (default 100), car = PATH (optional car file), duration_s = S (optional)
+ *   [car]    inline car spec (same keys as a car file; not together with `car =`)
+ *   [grid]   driver = PATH, one line per car in grid order (1..SIM_MAX_CARS)
+ *   [start]  N = s_m, d_m, speed_mps: place grid car N (1-based) explicitly instead of on the grid (scenarios)
+ *            car = PATH, s_m, d_m, speed_mps[, hold]: one more car, placed there (after the grid cars of lines
+ *            before it, in file order); `hold` = no driver: it holds its line and speed (a slow or stopped car)
+ *   [expect] what a scenario must achieve (sim_expect.h; parsed and evaluated in sim_expect.c)
+ *
+ * Paths are relative to the race file. Every file named is loaded and validated here, so a race that loads runs.
+ * Errors are "path:line: what is wrong" for the file that is wrong (line 0 when it is not about one line).
+ */
+#include "sim_ini.h"
+#include "sim_internal.h"
+#include "sim_race.h"
+
+#include <ini.h>
+#include <math.h>
+#include <stdlib.h>
+#include <errno.h>
+#include <string.h>
+
+typedef enum SimRaceSection {
+    SIM_SEC_NONE = 0,
+    SIM_SEC_RACE,
+    SIM_SEC_CAR,
+    SIM_SEC_GRID,
+    SIM_SEC_START,
+    SIM_SEC_EXPECT,
+    SIM_SEC_UNKNOWN
+} SimRaceSection;
+
+/* An explicit start, kept with its line until the grid is complete. */
+typedef struct SimRacePlace {
+    int slot; /* 1-based */
+    int line;
+    double s_m, d_m, speed_mps;
+} SimRacePlace;
+
+typedef struct SimRaceParse {
+    SimIniReader reader;
+    SimIniError error;
+    SimRace *race;
+    SimRaceSection section;
+    bool have_track, have_laps, have_seed, have_tick, have_car_file, have_duration, have_car_inline;
+    int car_line;
+    int place_count;
+    SimRacePlace places[SIM_MAX_CARS];
+} SimRaceParse;
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Sections and keys
+ *--------------------------------------------------------------------------------------------------------------*/
+
+static void sim_race_on_section(void *user, const char *name)
+{
+    SimRaceParse *p = user;
+    static const char *names[] = {"race", "car", "grid", "start", "expect"};
+    for (int i = 0; i < 5; i++) {
+        if (strcmp(name, names[i]) == 0) {
+            p->section = (SimRaceSection)(SIM_SEC_RACE + i);
+            return;
+        }
+    }
+    p->section = SIM_SEC_UNKNOWN;
+    sim_ini_fail(&p->error, p->reader.line, "unknown section [%s]", name);
+}
+
+/* Returns 1 when the key was already given (and reports it). */
+static int sim_race_dup(SimRaceParse *p, bool *seen, const char *name)
+{
+    if (*seen) {
+        sim_ini_fail(&p->error, p->reader.line, "[race] %s given twice", name);
+        return 1;
+    }
+    *seen = true;
+    return 0;
+}
+
+/* Resolves a path relative to the race file and checks it opens. */
+static int sim_race_path(SimRaceParse *p, const char *sec, const char *key, const char *value, char *out)
+{
+    if (value[0] == '\0') {
+        sim_ini_fail(&p->error, p->reader.line, "[%s] %s: expected a file path, got ''", sec, key);
+        return 1;
+    }
+    if (sim_path_join(out, SIM_PATH_LEN, p->error.path, value) != 0) {
+        sim_ini_fail(&p->error, p->reader.line, "[%s] %s: path too long", sec, key);
+        return 1;
+    }
+    FILE *f = fopen(out, "rb");
+    if (!f) {
+        sim_ini_fail(&p->error, p->reader.line, "[%s] %s: cannot open '%s'", sec, key, out);
+        return 1;
+    }
+    fclose(f);
+    return 0;
+}
+
+static void sim_race_key_car_file(SimRaceParse *p, const char *value)
+{
+    char path[SIM_PATH_LEN], msg[SIM_PATH_LEN + 256];
+    if (p->have_car_inline) {
+        sim_ini_fail(&p->error, p->reader.line, "[race] car: the car is already given by a [car] section");
+        return;
+    }
+    if (sim_race_path(p, "race", "car", value, path) != 0)
+        return;
+    if (sim_car_spec_load(path, &p->race->car, msg, sizeof msg) != 0 && !p->error.failed) {
+        p->error.failed = true; /* the car file's own message, with its path and line */
+        snprintf(p->error.buf, p->error.len, "%s", msg);
+    }
+}
+
+static void sim_race_key_race(SimRaceParse *p, const char *name, const char *value)
+{
+    SimRace *r = p->race;
+    int line = p->reader.line;
+    long n;
+    double x;
+    if (strcmp(name, "track") == 0) {
+        if (!sim_race_dup(p, &p->have_track, name))
+            sim_race_path(p, "race", "track", value, r->track_path);
+    } else if (strcmp(name, "laps") == 0) {
+        if (!sim_race_dup(p, &p->have_laps, name)) {
+            if (sim_parse_long(value, &n) != 0 || n < 0 || n > 1000)
+                sim_ini_fail(&p->error, line, "[race] laps: expected an integer 0..1000, got '%s'", value);
+            else
+                r->laps = (int)n;
+        }
+    } else if (strcmp(name, "seed") == 0) {
+        if (!sim_race_dup(p, &p->have_seed, name) && sim_parse_u64(value, &r->seed) != 0)
+            sim_ini_fail(&p->error, line, "[race] seed: expected an integer 0..18446744073709551615, got '%s'",
+                         value);
+    } else if (strcmp(name, "tick_hz") == 0) {
+        if (!sim_race_dup(p, &p->have_tick, name)) {
+            if (sim_parse_double(value, &x) != 0 || x < 10.0 || x > 1000.0)
+                sim_ini_fail(&p->error, line, "[race] tick_hz: expected a number 10..1000, got '%s'", value);
+            else
+                r->tick_hz = x;
+        }
+    } else if (strcmp(name, "duration_s") == 0) {
+        if (!sim_race_dup(p, &p->have_duration, name)) {
+            if (sim_parse_double(value, &x) != 0 || x < 0.0 || x > 1e6)
+                sim_ini_fail(&p->error, line, "[race] duration_s: expected a number 0..1000000, got '%s'", value);
+            else
+                r->duration_s = x;
+        }
+    } else if (strcmp(name, "car") == 0) {
+        if (!sim_race_dup(p, &p->have_car_file, name)) {
+            p->car_line = line;
+            sim_race_key_car_file(p, value);
+        }
+    } else {
+        sim_ini_fail(&p->error, line, "[race] unknown key '%s'", name);
+    }
+}
+
+static void sim_race_key_car(SimRaceParse *p, const char *name, const char *value)
+{
+    char msg[256];
+    if (p->have_car_file) {
+        sim_ini_fail(&p->error, p->reader.line, "[car] the car is already given by 'car =' on line %d",
+                     p->car_line);
+        return;
+    }
+    p->have_car_inline = true;
+    int rc = sim_car_set_key(&p->race->car, name, value, msg, sizeof msg);
+    if (rc == 1)
+        sim_ini_fail(&p->error, p->reader.line, "[car] unknown key '%s'", name);
+    else if (rc == 2)
+        sim_ini_fail(&p->error, p->reader.line, "%s", msg);
+}
+
+static void sim_race_key_grid(SimRaceParse *p, const char *name, const char *value)
+{
+    SimRace *r = p->race;
+    if (strcmp(name, "driver") != 0) {
+        sim_ini_fail(&p->error, p->reader.line, "[grid] unknown key '%s' (expected 'driver = path')", name);
+        return;
+    }
+    if (r->entry_count >= SIM_MAX_CARS) {
+        sim_ini_fail(&p->error, p->reader.line, "[grid] more than %d drivers", SIM_MAX_CARS);
+        return;
+    }
+    SimRaceEntry *e = &r->entries[r->entry_count];
+    memset(e, 0, sizeof *e);
+    if (sim_race_path(p, "grid", "driver", value, e->driver_path) != 0)
+        return;
+    char msg[SIM_PATH_LEN + 256];
+    if (drv_personality_load(e->driver_path, &e->personality, msg, sizeof msg) != 0) {
+        if (!p->error.failed) {
+            p->error.failed = true; /* the driver file's own message, with its path and line */
+            snprintf(p->error.buf, p->error.len, "%s", msg);
+        }
+        return;
+    }
+    r->entry_count++;
+}
+
+/* "car = PATH, s_m, d_m, speed_mps[, hold]": fields split at commas; returns the count of fields (at most 6). */
+static int sim_race_split(char *buf, char *field[6])
+{
+    int k = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (k == 6)
+            return 7;
+        while (*tok == ' ' || *tok == '\t')
+            tok++;
+        size_t n = strlen(tok);
+        while (n > 0 && (tok[n - 1] == ' ' || tok[n - 1] == '\t'))
+            tok[--n] = '\0';
+        field[k++] = tok;
+    }
+    return k;
+}
+
+static void sim_race_key_start_car(SimRaceParse *p, const char *value)
+{
+    SimRace *r = p->race;
+    int line = p->reader.line;
+    char buf[SIM_PATH_LEN + 256], *f[6];
+    double v[3];
+    snprintf(buf, sizeof buf, "%s", value);
+    int n = sim_race_split(buf, f);
+    bool ok = n == 4 || (n == 5 && strcmp(f[4], "hold") == 0);
+    for (int k = 0; ok && k < 3; k++)
+        ok = sim_parse_double(f[k + 1], &v[k]) == 0;
+    if (!ok || fabs(v[0]) > 1e6 || fabs(v[1]) > 100.0 || v[2] < 0.0 || v[2] > 150.0) {
+        sim_ini_fail(&p->error, line,
+                     "[start] car: expected 'driver.ini, s_m, d_m, speed_mps[, hold]' (|d| <= 100, speed 0..150), "
+                     "got '%s'", value);
+        return;
+    }
+    if (r->entry_count >= SIM_MAX_CARS) {
+        sim_ini_fail(&p->error, line, "[start] more than %d cars", SIM_MAX_CARS);
+        return;
+    }
+    SimRaceEntry *e = &r->entries[r->entry_count];
+    memset(e, 0, sizeof *e);
+    if (sim_race_path(p, "start", "car", f[0], e->driver_path) != 0)
+        return;
+    char msg[SIM_PATH_LEN + 256];
+    if (drv_personality_load(e->driver_path, &e->personality, msg, sizeof msg) != 0) {
+        if (!p->error.failed) {
+            p->error.failed = true; /* the driver file's own message, with its path and line */
+            snprintf(p->error.buf, p->error.len, "%s", msg);
+        }
+        return;
+    }
+    e->placed = true;
+    e->s_m = v[0];
+    e->d_m = v[1];
+    e->speed_mps = v[2];
+    e->hold = n == 5;
+    r->entry_count++;
+}
+
+/* "N = s_m, d_m, speed_mps" */
+static void sim_race_key_start(SimRaceParse *p, const char *name, const char *value)
+{
+    long slot;
+    int line = p->reader.line;
+    if (strcmp(name, "car") == 0) {
+        sim_race_key_start_car(p, value);
+        return;
+    }
+    if (sim_parse_long(name, &slot) != 0 || slot < 1 || slot > SIM_MAX_CARS) {
+        sim_ini_fail(&p->error, line, "[start] '%s': expected a grid number 1..%d", name, SIM_MAX_CARS);
+        return;
+    }
+    for (int i = 0; i < p->place_count; i++) {
+        if (p->places[i].slot == (int)slot) {
+            sim_ini_fail(&p->error, line, "[start] %ld given twice", slot);
+            return;
+        }
+    }
+    double v[3];
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", value);
+    char *save = NULL, *tok = strtok_r(buf, ",", &save);
+    int k = 0;
+    for (; tok && k < 3; k++, tok = strtok_r(NULL, ",", &save))
+        if (sim_parse_double(tok, &v[k]) != 0)
+            break;
+    if (k != 3 || tok != NULL || fabs(v[0]) > 1e6 || fabs(v[1]) > 100.0 || v[2] < 0.0 || v[2] > 150.0) {
+        sim_ini_fail(&p->error, line,
+                     "[start] %ld: expected 's_m, d_m, speed_mps' (|d| <= 100, speed 0..150), got '%s'", slot,
+                     value);
+        return;
+    }
+    SimRacePlace *pl = &p->places[p->place_count++];
+    pl->slot = (int)slot;
+    pl->line = line;
+    pl->s_m = v[0];
+    pl->d_m = v[1];
+    pl->speed_mps = v[2];
+}
+
+static int sim_race_handler(void *user, const char *section, const char *name, const char *value)
+{
+    SimRaceParse *p = user;
+    (void)section; /* the reader tracks the section, so unknown ones are reported once, at their header */
+    switch (p->section) {
+    case SIM_SEC_RACE: sim_race_key_race(p, name, value); break;
+    case SIM_SEC_CAR: sim_race_key_car(p, name, value); break;
+    case SIM_SEC_GRID: sim_race_key_grid(p, name, value); break;
+    case SIM_SEC_START: sim_race_key_start(p, name, value); break;
+    case SIM_SEC_EXPECT: {
+        char msg[512];
+        if (sim_expect_parse_kv(&p->race->expect, name, value, p->reader.line, msg, sizeof msg) != 0)
+            sim_ini_fail(&p->error, p->reader.line, "%s", msg);
+        break;
+    }
+    case SIM_SEC_NONE:
+        sim_ini_fail(&p->error, p->reader.line, "'%s' outside a section (expected [race] first)", name);
+        break;
+    case SIM_SEC_UNKNOWN: break;
+    }
+    return 1;
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Whole-file checks
+ *--------------------------------------------------------------------------------------------------------------*/
+
+static void sim_race_finish(SimRaceParse *p)
+{
+    SimRace *r = p->race;
+    if (!p->have_track)
+        sim_ini_fail(&p->error, 0, "[race] track is required");
+    if (r->entry_count == 0)
+        sim_ini_fail(&p->error, 0, "[grid] needs at least one 'driver = path' line");
+    if (r->laps == 0 && r->duration_s <= 0.0)
+        sim_ini_fail(&p->error, 0, "[race] laps = 0 needs a duration_s");
+    for (int i = 0; i < p->place_count && !p->error.failed; i++) {
+        SimRacePlace *pl = &p->places[i];
+        if (pl->slot > r->entry_count) {
+            sim_ini_fail(&p->error, pl->line, "[start] %d: the grid has only %d drivers", pl->slot, r->entry_count);
+            break;
+        }
+        SimRaceEntry *e = &r->entries[pl->slot - 1];
+        e->placed = true;
+        e->s_m = pl->s_m;
+        e->d_m = pl->d_m;
+        e->speed_mps = pl->speed_mps;
+    }
+    int line = 0;
+    char xmsg[512];
+    if (!p->error.failed && sim_expect_resolve(&r->expect, r, &line, xmsg, sizeof xmsg) != 0)
+        sim_ini_fail(&p->error, line, "%s", xmsg);
+    if (p->error.failed)
+        return;
+    /* the track is checked by loading it; its own message names its path and line */
+    char msg[SIM_PATH_LEN + TRK_ERR_LEN];
+    TrkTrack *t = trk_load(r->track_path, NULL, msg, sizeof msg);
+    if (!t) {
+        p->error.failed = true;
+        snprintf(p->error.buf, p->error.len, "%s", msg);
+        return;
+    }
+    trk_free(t);
+}
+
+static int sim_race_parse(SimRaceParse *p, const char *path, SimRace *out, char *err, size_t err_len)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->path, sizeof out->path, "%s", path);
+    out->laps = 5;
+    out->seed = 1;
+    out->tick_hz = 100.0;
+    out->car = sim_default_car_spec();
+    p->race = out;
+    p->error.path = path;
+    p->error.buf = err;
+    p->error.len = err_len;
+    if (err_len > 0)
+        err[0] = '\0';
+    p->reader.on_section = sim_race_on_section;
+    p->reader.user = p;
+    int rc = ini_parse_stream(sim_ini_read, &p->reader, sim_race_handler, p);
+    if (p->reader.long_line)
+        sim_ini_fail(&p->error, p->reader.long_line, "line too long (at most %d characters)", INI_MAX_LINE - 2);
+    if (rc != 0)
+        sim_ini_fail(&p->error, rc > 0 ? rc : 0, "syntax error (expected 'key = value' or '[section]')");
+    if (!p->error.failed)
+        sim_race_finish(p);
+    return p->error.failed ? 1 : 0;
+}
+
+int sim_race_parse_string(const char *text, const char *path, SimRace *out, char *err, size_t err_len)
+{
+    SimRaceParse *p = calloc(1, sizeof *p);
+    if (!p) {
+        snprintf(err, err_len, "%s:0: out of memory", path);
+        return 1;
+    }
+    p->reader.text = text;
+    int rc = sim_race_parse(p, path, out, err, err_len);
+    free(p);
+    return rc;
+}
+
+int sim_race_load(const char *path, SimRace *out, char *err, size_t err_len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, err_len, "%s:0: cannot open: %s", path, strerror(errno));
+        return 1;
+    }
+    SimRaceParse *p = calloc(1, sizeof *p);
+    if (!p) {
+        fclose(f);
+        snprintf(err, err_len, "%s:0: out of memory", path);
+        return 1;
+    }
+    p->reader.file = f;
+    int rc = sim_race_parse(p, path, out, err, err_len);
+    free(p);
+    fclose(f);
+    return rc;
+}

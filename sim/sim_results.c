@@ -1,0 +1,355 @@
+/* sim_results.c: the results of a session as a table, a JSON record and CSV.
+ *
+ * Everything written comes from the world's state and event list with fixed formats and a fixed key order, so the
+ * same race and seed give byte-identical output. Cars are listed in finishing order. In the JSON events, car
+ * references are grid numbers (1-based, the `grid` of a car).
+ */
+#include "sim_internal.h"
+#include "sim_race.h"
+
+#include <math.h>
+#include <string.h>
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Shared
+ *--------------------------------------------------------------------------------------------------------------*/
+
+typedef struct SimTotals {
+    int count[SIM_EV_COUNT];
+} SimTotals;
+
+static SimTotals sim_totals(const SimWorld *w)
+{
+    SimTotals t;
+    memset(&t, 0, sizeof t);
+    int n;
+    const SimEvent *ev = sim_world_events(w, &n);
+    for (int i = 0; i < n; i++)
+        t.count[ev[i].type]++;
+    return t;
+}
+
+static SimWorld *sim_res_world(const SimSession *s)
+{
+    return sim_session_world((SimSession *)s); /* read only here; the accessor is not const */
+}
+
+/* "m:ss.sss" */
+static void sim_fmt_time(char *buf, size_t len, double t)
+{
+    if (!(t > 0.0)) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    long ms = lround(t * 1000.0);
+    snprintf(buf, len, "%ld:%02ld.%03ld", ms / 60000, (ms / 1000) % 60, ms % 1000);
+}
+
+/* Gap to the winner: "+1.234", "+1 lap", "+2 laps"; "-" for the winner and for cars that did not finish. */
+static void sim_fmt_gap(char *buf, size_t len, const SimCar *c, const SimCar *winner)
+{
+    if (c == winner || c->status != SIM_FINISHED || winner->status != SIM_FINISHED) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    int down = winner->laps - c->laps;
+    if (down > 0)
+        snprintf(buf, len, "+%d lap%s", down, down == 1 ? "" : "s");
+    else
+        snprintf(buf, len, "+%.3f", c->finish_time_s - winner->finish_time_s);
+}
+
+static const char *sim_status_name(SimStatus st)
+{
+    return st == SIM_FINISHED ? "finished" : (st == SIM_DNF ? "dnf" : "running");
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Table
+ *--------------------------------------------------------------------------------------------------------------*/
+
+void sim_results_print_table(const SimSession *s, FILE *out)
+{
+    const SimWorld *w = sim_res_world(s);
+    const SimRace *race = sim_session_race(s);
+    int n = sim_world_car_count(w);
+    const int *order = sim_world_order(w);
+    const SimCar *winner = n > 0 ? sim_world_car(w, order[0]) : NULL;
+    fprintf(out, "%-3s %-4s %-22s %4s %10s %9s %9s %4s %4s %4s %6s  %s\n", "Pos", "No", "Name", "Laps", "Time",
+            "Gap", "Best", "Ovt", "Lost", "Coll", "Off s", "Status");
+    for (int i = 0; i < n; i++) {
+        const SimCar *c = sim_world_car(w, order[i]);
+        char t[32], gap[32], best[32], status[96];
+        sim_fmt_time(t, sizeof t, c->status == SIM_FINISHED ? c->finish_time_s : 0.0);
+        sim_fmt_gap(gap, sizeof gap, c, winner);
+        sim_fmt_time(best, sizeof best, c->best_lap_s);
+        if (c->status == SIM_DNF)
+            snprintf(status, sizeof status, "DNF (%s)", c->dnf_reason);
+        else
+            snprintf(status, sizeof status, "%s", sim_status_name(c->status));
+        fprintf(out, "%-3d %-4d %-22.22s %4d %10s %9s %9s %4d %4d %4d %6.1f  %s\n", c->position, c->number,
+                c->name, c->laps, t, gap, best, c->overtakes, c->positions_lost, c->collisions, c->offtrack_s,
+                status);
+    }
+    SimTotals tot = sim_totals(w);
+    fprintf(out, "\n%s: %d laps of %s (%.0f m), seed %llu, %ld ticks at %g Hz, %.2f s simulated\n", race->path,
+            sim_world_def(w)->laps, trk_name(sim_world_track(w)), trk_length(sim_world_track(w)),
+            (unsigned long long)sim_session_def(s)->seed, sim_world_tick(w), sim_world_def(w)->tick_hz,
+            sim_world_time(w));
+    fprintf(out, "overtakes %d, lappings %d, collisions %d, off-tracks %d\n", tot.count[SIM_EV_OVERTAKE],
+            tot.count[SIM_EV_LAPPING], tot.count[SIM_EV_COLLISION], tot.count[SIM_EV_OFFTRACK]);
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * JSON
+ *--------------------------------------------------------------------------------------------------------------*/
+
+static void sim_json_str(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", out);
+        else if (*p == '\t')
+            fputs("\\t", out);
+        else if (*p < 0x20 || *p == 0x7f)
+            fprintf(out, "\\u%04x", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+/* Seconds and metres with 6 decimals (microseconds); null when absent. */
+static void sim_json_num(FILE *out, double v, bool present)
+{
+    if (present && isfinite(v))
+        fprintf(out, "%.6f", v);
+    else
+        fputs("null", out);
+}
+
+typedef struct SimJson {
+    FILE *out;
+    bool compact;
+    int depth;
+} SimJson;
+
+static void sim_json_nl(const SimJson *j)
+{
+    if (j->compact)
+        return;
+    fputc('\n', j->out);
+    for (int i = 0; i < j->depth; i++)
+        fputs("  ", j->out);
+}
+
+static void sim_json_key(const SimJson *j, const char *key, bool first)
+{
+    if (!first)
+        fputc(',', j->out);
+    sim_json_nl(j);
+    fprintf(j->out, "\"%s\":%s", key, j->compact ? "" : " ");
+}
+
+static void sim_json_car(SimJson *j, const SimSession *s, const SimCar *c)
+{
+    const SimRace *race = sim_session_race(s);
+    int entry = sim_session_entry_of(s, c->id);
+    FILE *out = j->out;
+    fputc('{', out);
+    j->depth++;
+    sim_json_key(j, "name", true);
+    sim_json_str(out, c->name);
+    sim_json_key(j, "driver_file", false);
+    sim_json_str(out, entry >= 0 ? race->entries[entry].driver_path : "");
+    sim_json_key(j, "number", false);
+    fprintf(out, "%d", c->number);
+    sim_json_key(j, "grid", false);
+    fprintf(out, "%d", c->id + 1);
+    sim_json_key(j, "position", false);
+    fprintf(out, "%d", c->position);
+    sim_json_key(j, "status", false);
+    sim_json_str(out, sim_status_name(c->status));
+    sim_json_key(j, "dnf_reason", false);
+    sim_json_str(out, c->status == SIM_DNF ? c->dnf_reason : "");
+    sim_json_key(j, "laps", false);
+    fprintf(out, "%d", c->laps);
+    sim_json_key(j, "time_s", false);
+    sim_json_num(out, c->finish_time_s, c->status == SIM_FINISHED);
+    sim_json_key(j, "best_lap_s", false);
+    sim_json_num(out, c->best_lap_s, c->laps > 0);
+    sim_json_key(j, "race_dist_m", false);
+    sim_json_num(out, c->race_dist_m, true);
+    const int counts[] = {c->overtakes, c->positions_lost, c->lappings, c->collisions, c->offtracks};
+    const char *names[] = {"overtakes", "positions_lost", "lappings", "collisions", "offtracks"};
+    for (int i = 0; i < 5; i++) {
+        sim_json_key(j, names[i], false);
+        fprintf(out, "%d", counts[i]);
+    }
+    sim_json_key(j, "offtrack_s", false);
+    sim_json_num(out, c->offtrack_s, true);
+    j->depth--;
+    sim_json_nl(j);
+    fputc('}', out);
+}
+
+static void sim_json_event(SimJson *j, const SimWorld *w, const SimEvent *e)
+{
+    FILE *out = j->out;
+    fprintf(out, "{\"tick\":%s%ld,%s\"type\":%s", j->compact ? "" : " ", e->tick, j->compact ? "" : " ",
+            j->compact ? "" : " ");
+    sim_json_str(out, sim_event_name(e->type));
+    const char *sep = j->compact ? "," : ", ";
+    const char *colon = j->compact ? ":" : ": ";
+    int a = e->a + 1, b = e->b + 1;
+    switch (e->type) {
+    case SIM_EV_OVERTAKE: fprintf(out, "%s\"passer\"%s%d%s\"passed\"%s%d", sep, colon, a, sep, colon, b); break;
+    case SIM_EV_LAPPING: fprintf(out, "%s\"passer\"%s%d%s\"lapped\"%s%d", sep, colon, a, sep, colon, b); break;
+    case SIM_EV_COLLISION:
+        fprintf(out, "%s\"a\"%s%d%s\"b\"%s%d%s\"rel_speed_mps\"%s%.3f", sep, colon, a, sep, colon, b, sep, colon,
+                e->value);
+        break;
+    case SIM_EV_LAP:
+        fprintf(out, "%s\"car\"%s%d%s\"lap\"%s%d%s\"lap_s\"%s%.6f", sep, colon, a, sep, colon, e->lap, sep, colon,
+                e->value);
+        break;
+    case SIM_EV_FINISH: fprintf(out, "%s\"car\"%s%d%s\"time_s\"%s%.6f", sep, colon, a, sep, colon, e->value); break;
+    case SIM_EV_RETIRE:
+        fprintf(out, "%s\"car\"%s%d%s\"reason\"%s", sep, colon, a, sep, colon);
+        sim_json_str(out, sim_world_car(w, e->a)->dnf_reason);
+        break;
+    default: fprintf(out, "%s\"car\"%s%d%s\"lap\"%s%d", sep, colon, a, sep, colon, e->lap); break;
+    }
+    fputc('}', out);
+}
+
+static void sim_json_totals(SimJson *j, const SimWorld *w)
+{
+    SimTotals tot = sim_totals(w);
+    fputc('{', j->out);
+    j->depth++;
+    sim_json_key(j, "overtakes", true);
+    fprintf(j->out, "%d", tot.count[SIM_EV_OVERTAKE]);
+    sim_json_key(j, "lappings", false);
+    fprintf(j->out, "%d", tot.count[SIM_EV_LAPPING]);
+    sim_json_key(j, "collisions", false);
+    fprintf(j->out, "%d", tot.count[SIM_EV_COLLISION]);
+    sim_json_key(j, "offtracks", false);
+    fprintf(j->out, "%d", tot.count[SIM_EV_OFFTRACK]);
+    j->depth--;
+    sim_json_nl(j);
+    fputc('}', j->out);
+}
+
+void sim_results_write_json(const SimSession *s, FILE *out, bool with_events, bool compact)
+{
+    const SimWorld *w = sim_res_world(s);
+    const SimRace *race = sim_session_race(s);
+    SimJson j = {out, compact, 1};
+    fputc('{', out);
+    sim_json_key(&j, "race_file", true);
+    sim_json_str(out, race->path);
+    sim_json_key(&j, "seed", false);
+    fprintf(out, "%llu", (unsigned long long)sim_session_def(s)->seed);
+    sim_json_key(&j, "track", false);
+    sim_json_str(out, trk_name(sim_world_track(w)));
+    sim_json_key(&j, "track_file", false);
+    sim_json_str(out, race->track_path);
+    sim_json_key(&j, "track_length_m", false);
+    sim_json_num(out, trk_length(sim_world_track(w)), true);
+    sim_json_key(&j, "laps", false);
+    fprintf(out, "%d", sim_world_def(w)->laps);
+    sim_json_key(&j, "tick_hz", false);
+    fprintf(out, "%g", sim_world_def(w)->tick_hz);
+    sim_json_key(&j, "shuffle_grid", false);
+    fputs(sim_session_def(s)->shuffle_grid ? "true" : "false", out);
+    sim_json_key(&j, "ticks", false);
+    fprintf(out, "%ld", sim_world_tick(w));
+    sim_json_key(&j, "sim_time_s", false);
+    sim_json_num(out, sim_world_time(w), true);
+    sim_json_key(&j, "totals", false);
+    sim_json_totals(&j, w);
+    sim_json_key(&j, "cars", false);
+    fputc('[', out);
+    j.depth++;
+    const int *order = sim_world_order(w);
+    for (int i = 0; i < sim_world_car_count(w); i++) {
+        if (i > 0)
+            fputc(',', out);
+        sim_json_nl(&j);
+        sim_json_car(&j, s, sim_world_car(w, order[i]));
+    }
+    j.depth--;
+    sim_json_nl(&j);
+    fputc(']', out);
+    if (with_events) {
+        sim_json_key(&j, "events", false);
+        fputc('[', out);
+        j.depth++;
+        int n;
+        const SimEvent *ev = sim_world_events(w, &n);
+        for (int i = 0; i < n; i++) {
+            if (i > 0)
+                fputc(',', out);
+            sim_json_nl(&j);
+            sim_json_event(&j, w, &ev[i]);
+        }
+        j.depth--;
+        if (n > 0)
+            sim_json_nl(&j);
+        fputc(']', out);
+    }
+    j.depth = 0;
+    sim_json_nl(&j);
+    fputs("}\n", out);
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * CSV
+ *--------------------------------------------------------------------------------------------------------------*/
+
+static void sim_csv_str(FILE *out, const char *s)
+{
+    if (strpbrk(s, ",\"\n\r") == NULL) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+void sim_results_write_csv(const SimSession *s, FILE *out)
+{
+    const SimWorld *w = sim_res_world(s);
+    const SimRace *race = sim_session_race(s);
+    const int *order = sim_world_order(w);
+    fputs("position,number,name,driver_file,grid,status,laps,time_s,best_lap_s,overtakes,positions_lost,lappings,"
+          "collisions,offtracks,offtrack_s,dnf_reason\n",
+          out);
+    for (int i = 0; i < sim_world_car_count(w); i++) {
+        const SimCar *c = sim_world_car(w, order[i]);
+        int entry = sim_session_entry_of(s, c->id);
+        fprintf(out, "%d,%d,", c->position, c->number);
+        sim_csv_str(out, c->name);
+        fputc(',', out);
+        sim_csv_str(out, entry >= 0 ? race->entries[entry].driver_path : "");
+        fprintf(out, ",%d,%s,%d,", c->id + 1, sim_status_name(c->status), c->laps);
+        if (c->status == SIM_FINISHED)
+            fprintf(out, "%.6f", c->finish_time_s);
+        fputc(',', out);
+        if (c->laps > 0)
+            fprintf(out, "%.6f", c->best_lap_s);
+        fprintf(out, ",%d,%d,%d,%d,%d,%.6f,", c->overtakes, c->positions_lost, c->lappings, c->collisions,
+                c->offtracks, c->offtrack_s);
+        sim_csv_str(out, c->status == SIM_DNF ? c->dnf_reason : "");
+        fputc('\n', out);
+    }
+}

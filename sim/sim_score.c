@@ -1,0 +1,302 @@
+/* sim_score.c: race control after the physics of a tick: off-tracks, laps and the finish, retirements, overtakes
+ * and lappings, the end of the race and the running order.
+ *
+ * Definitions (also in the README):
+ *   - Lap: race distance crosses a whole multiple of the track length (>= 1 lap). Crossing times are interpolated
+ *     inside the tick, so lap and finish times are not quantised to the tick.
+ *   - Finish: the first car to complete `laps` laps takes the flag; after that every running car finishes when it
+ *     next crosses the line. A finished car leaves the track (no longer in views, collisions or drafting).
+ *   - Retirement: a car whose race distance has not grown by SIM_STALL_PROGRESS_M in stall_timeout_s is retired
+ *     ("no progress for 20 s") and leaves the track. At the time limit, cars still running are retired ("time
+ *     limit"); at the end of a timed scenario (duration_s) they are classified as finished where they are.
+ *   - Overtake: for a pair of running cars, "one car length" is their mean length and their gap q is the difference
+ *     of race distances reduced modulo the lap to [-L/2, L/2) (the physical gap on track). A pass starts when a car
+ *     that was settled at least one length behind gets at least one length ahead, and counts when it is still ahead
+ *     (q > 0) one second (SIM_PASS_CONFIRM_S) later; falling back behind first cancels it. When the pass counts,
+ *     the whole-lap part of the race distance difference says what it was: 0 -> an overtake (they were racing for
+ *     position), passer one or more laps ahead -> a lapping, passer laps behind (unlapping itself) -> nothing.
+ *     Pairs are only watched while close (a neighbour walk over the s order); a pair that comes close again is
+ *     re-settled from its gap, so only passes seen from start to end count.
+ */
+#include "sim_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Off-track, laps, finish, retirement
+ *--------------------------------------------------------------------------------------------------------------*/
+
+static void sim_score_offtrack(SimWorld *w, SimCar *c, SimCarPriv *p)
+{
+    if (c->off_track_now) {
+        c->offtrack_s += w->dt_s;
+        if (!p->was_off) {
+            c->offtracks++;
+            sim_event_push(w, SIM_EV_OFFTRACK, c->id, -1, c->laps + 1, 0.0);
+        }
+    }
+    p->was_off = c->off_track_now;
+}
+
+static void sim_retire(SimWorld *w, SimCar *c, const char *reason)
+{
+    c->status = SIM_DNF;
+    snprintf(c->dnf_reason, sizeof c->dnf_reason, "%s", reason);
+    sim_event_push(w, SIM_EV_RETIRE, c->id, -1, c->laps + 1, sim_time_at(w, w->tick));
+    sim_car_leave(w, c->id);
+}
+
+static void sim_score_stall(SimWorld *w, SimCar *c, SimCarPriv *p)
+{
+    if (c->race_dist_m >= p->progress_ref_m + SIM_STALL_PROGRESS_M) {
+        p->progress_ref_m = c->race_dist_m;
+        p->progress_tick = w->tick;
+    } else if (w->tick - p->progress_tick >= w->stall_ticks) {
+        char reason[64];
+        snprintf(reason, sizeof reason, "no progress for %g s", w->def.stall_timeout_s);
+        sim_retire(w, c, reason);
+    }
+}
+
+/* Time within the tick at which race distance crossed `mark`. */
+static double sim_cross_time(const SimWorld *w, double prev, double now, double mark)
+{
+    double t0 = sim_time_at(w, w->tick - 1), frac = 1.0;
+    if (now > prev)
+        frac = (mark - prev) / (now - prev);
+    frac = frac < 0.0 ? 0.0 : (frac > 1.0 ? 1.0 : frac);
+    return t0 + frac * w->dt_s;
+}
+
+static void sim_lap_done(SimWorld *w, SimCar *c, SimCarPriv *p, double t)
+{
+    c->laps++;
+    c->last_lap_s = t - p->lap_start_s;
+    if (c->best_lap_s == 0.0 || c->last_lap_s < c->best_lap_s)
+        c->best_lap_s = c->last_lap_s;
+    p->lap_start_s = t;
+    sim_event_push(w, SIM_EV_LAP, c->id, -1, c->laps, c->last_lap_s);
+    if (w->def.laps > 0 && (w->chequered || c->laps >= w->def.laps)) {
+        w->chequered = true;
+        c->status = SIM_FINISHED;
+        c->finish_time_s = t;
+        p->finish_rank = ++w->finished_count;
+        sim_event_push(w, SIM_EV_FINISH, c->id, -1, c->laps, t);
+        sim_car_leave(w, c->id);
+    }
+}
+
+/* Line crossings of this tick, handled in the order they happened inside the tick (then by id), so the flag and
+ * the finishing order do not depend on car order. */
+static void sim_score_laps(SimWorld *w)
+{
+    int m = 0;
+    for (int i = 0; i < w->car_count; i++) {
+        SimCar *c = &w->cars[i];
+        SimCarPriv *p = &w->priv[i];
+        double mark = (c->laps + 1) * w->length_m;
+        if (!p->active || c->race_dist_m < mark)
+            continue;
+        double t = sim_cross_time(w, p->prev_race_dist_m, c->race_dist_m, mark);
+        int j = m++;
+        while (j > 0 && w->cross_t[j - 1] > t) { /* ids come in ascending order: ties keep it */
+            w->cross_t[j] = w->cross_t[j - 1];
+            w->crossings[j] = w->crossings[j - 1];
+            j--;
+        }
+        w->cross_t[j] = t;
+        w->crossings[j] = i;
+    }
+    for (int k = 0; k < m; k++) {
+        int id = w->crossings[k];
+        sim_lap_done(w, &w->cars[id], &w->priv[id], w->cross_t[k]);
+    }
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Overtakes and lappings
+ *--------------------------------------------------------------------------------------------------------------*/
+
+/* The race distance difference reduced modulo the lap to about [-L/2, L/2]: the gap on track. */
+static double sim_pair_gap(const SimWorld *w, const SimCar *lo, const SimCar *hi)
+{
+    double r = lo->race_dist_m - hi->race_dist_m;
+    return r - w->length_m * floor(r * w->inv_length + 0.5);
+}
+
+static unsigned char sim_settle(double q, double len)
+{
+    return q <= -len ? SIM_PAIR_LO_BEHIND : (q >= len ? SIM_PAIR_LO_AHEAD : SIM_PAIR_UNKNOWN);
+}
+
+static void sim_pass_confirmed(SimWorld *w, SimCar *passer, SimCar *passed)
+{
+    double r = passer->race_dist_m - passed->race_dist_m;
+    long laps = (long)floor(r * w->inv_length + 0.5); /* whole laps between them; the rest is the gap on track */
+    if (laps == 0) {
+        passer->overtakes++;
+        passed->positions_lost++;
+        sim_event_push(w, SIM_EV_OVERTAKE, passer->id, passed->id, passer->laps + 1, 0.0);
+    } else if (laps > 0) {
+        passer->lappings++;
+        sim_event_push(w, SIM_EV_LAPPING, passer->id, passed->id, passer->laps + 1, 0.0);
+    }
+}
+
+/* Advances the passes being confirmed; returns 1 when the pair leaves the pending list. */
+static int sim_pending_step(SimWorld *w, int idx)
+{
+    int n = w->car_count, lo = idx / n, hi = idx % n;
+    SimPair *pair = &w->pairs[idx];
+    pair->seen_tick = w->tick;
+    if (!w->priv[lo].active || !w->priv[hi].active) {
+        pair->state = SIM_PAIR_UNKNOWN;
+        return 1;
+    }
+    SimCar *a = &w->cars[lo], *b = &w->cars[hi];
+    double q = sim_pair_gap(w, a, b);
+    bool lo_passing = pair->state == SIM_PAIR_LO_PASSING;
+    if (lo_passing ? q <= 0.0 : q >= 0.0) { /* fell back: the pass did not happen */
+        pair->state = lo_passing ? SIM_PAIR_LO_BEHIND : SIM_PAIR_LO_AHEAD;
+        return 1;
+    }
+    if (w->tick - pair->pass_tick < w->pass_ticks)
+        return 0;
+    if (lo_passing)
+        sim_pass_confirmed(w, a, b);
+    else
+        sim_pass_confirmed(w, b, a);
+    pair->state = lo_passing ? SIM_PAIR_LO_AHEAD : SIM_PAIR_LO_BEHIND;
+    return 1;
+}
+
+static void sim_score_pending(SimWorld *w)
+{
+    int k = 0;
+    for (int i = 0; i < w->pending_count; i++) {
+        int idx = w->pending[i];
+        if (!sim_pending_step(w, idx))
+            w->pending[k++] = idx; /* order kept, so events come in the order the passes started */
+    }
+    w->pending_count = k;
+}
+
+static void sim_watch_pair(SimWorld *w, const SimCar *x, const SimCar *y)
+{
+    const SimCar *a = x->id < y->id ? x : y, *b = x->id < y->id ? y : x;
+    int idx = a->id * w->car_count + b->id;
+    SimPair *pair = &w->pairs[idx];
+    if (pair->state == SIM_PAIR_LO_PASSING || pair->state == SIM_PAIR_HI_PASSING)
+        return; /* handled by the pending list */
+    double len = 0.5 * (a->spec.length_m + b->spec.length_m);
+    double q = sim_pair_gap(w, a, b);
+    bool fresh = pair->seen_tick == w->tick - 1;
+    pair->seen_tick = w->tick;
+    if (!fresh || pair->state == SIM_PAIR_UNKNOWN) {
+        pair->state = sim_settle(q, len);
+        return;
+    }
+    if ((pair->state == SIM_PAIR_LO_BEHIND && q >= len) || (pair->state == SIM_PAIR_LO_AHEAD && q <= -len)) {
+        pair->state = pair->state == SIM_PAIR_LO_BEHIND ? SIM_PAIR_LO_PASSING : SIM_PAIR_HI_PASSING;
+        pair->pass_tick = w->tick;
+        w->pending[w->pending_count++] = idx;
+    }
+}
+
+/* Watches every pair of running cars closer than the watch distance: a pass takes them through it tick by tick
+ * (the distance covers a car length each way plus far more than one tick of relative motion). */
+static void sim_score_passes(SimWorld *w)
+{
+    sim_score_pending(w);
+    int n = w->active_count;
+    double zone = 2.0 * w->max_len_m + 10.0 + 100.0 * w->dt_s;
+    for (int k = 0; k < n; k++) {
+        const SimCar *a = &w->cars[w->by_s[k]];
+        for (int step = 1; step < n; step++) {
+            const SimCar *b = &w->cars[w->by_s[(k + step) % n]];
+            if (sim_fwd_dist(w, a->s_m, b->s_m) >= zone)
+                break;
+            sim_watch_pair(w, a, b);
+        }
+    }
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Order and end
+ *--------------------------------------------------------------------------------------------------------------*/
+
+static bool sim_ahead_of(const SimWorld *w, int a, int b)
+{
+    const SimCar *x = &w->cars[a], *y = &w->cars[b];
+    static const int rank[] = {1, 0, 2}; /* RUNNING, FINISHED, DNF */
+    if (rank[x->status] != rank[y->status])
+        return rank[x->status] < rank[y->status];
+    if (x->status == SIM_FINISHED && w->priv[a].finish_rank != w->priv[b].finish_rank)
+        return w->priv[a].finish_rank < w->priv[b].finish_rank;
+    if (x->status != SIM_FINISHED && x->race_dist_m != y->race_dist_m)
+        return x->race_dist_m > y->race_dist_m;
+    return a < b;
+}
+
+void sim_update_order(SimWorld *w)
+{
+    int *o = w->order;
+    for (int i = 1; i < w->car_count; i++) {
+        int id = o[i], j = i;
+        while (j > 0 && sim_ahead_of(w, id, o[j - 1])) {
+            o[j] = o[j - 1];
+            j--;
+        }
+        o[j] = id;
+    }
+    for (int i = 0; i < w->car_count; i++)
+        w->cars[o[i]].position = i + 1;
+}
+
+static void sim_score_end(SimWorld *w)
+{
+    double t = sim_time_at(w, w->tick);
+    if (w->active_count == 0) {
+        w->done = true;
+        return;
+    }
+    bool timed_out = w->def.duration_s > 0.0 && t >= w->def.duration_s - 1e-9;
+    bool limit = t >= w->time_limit_s - 1e-9;
+    if (!timed_out && !limit)
+        return;
+    sim_update_order(w);
+    for (int i = 0; i < w->car_count; i++) {
+        SimCar *c = &w->cars[w->order[i]];
+        if (!w->priv[c->id].active)
+            continue;
+        if (timed_out) {
+            c->status = SIM_FINISHED;
+            c->finish_time_s = t;
+            w->priv[c->id].finish_rank = ++w->finished_count;
+            sim_event_push(w, SIM_EV_FINISH, c->id, -1, c->laps, t);
+            sim_car_leave(w, c->id);
+        } else {
+            sim_retire(w, c, "time limit");
+        }
+    }
+    w->done = true;
+}
+
+void sim_score(SimWorld *w)
+{
+    sim_sort_by_s(w);
+    for (int i = 0; i < w->car_count; i++)
+        if (w->priv[i].active)
+            sim_score_offtrack(w, &w->cars[i], &w->priv[i]);
+    sim_score_laps(w);
+    for (int i = 0; i < w->car_count; i++)
+        if (w->priv[i].active)
+            sim_score_stall(w, &w->cars[i], &w->priv[i]);
+    sim_score_passes(w);
+    sim_score_end(w);
+    sim_update_order(w);
+    for (int i = 0; i < w->car_count; i++)
+        if (w->priv[i].active)
+            sim_update_pose(w, &w->cars[i], &w->priv[i]);
+}

@@ -1,0 +1,374 @@
+/* sim_world.c: the world's lifetime and the step pipeline
+ *   sense (sort by s, drafting, views) -> think -> integrate -> collide -> score.
+ * Cars are added before the first step; the first step allocates every per-step buffer, so stepping allocates
+ * nothing (except when the event list grows). */
+#include "sim_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Defaults and names
+ *--------------------------------------------------------------------------------------------------------------*/
+
+SimWorldDef sim_default_world_def(void)
+{
+    SimWorldDef def;
+    memset(&def, 0, sizeof def);
+    def.track = NULL;
+    def.tick_hz = 100.0;
+    def.laps = 5;
+    def.duration_s = 0.0;
+    def.time_limit_s = 0.0; /* 0: 120 s + laps * length / (10 m/s), set at creation */
+    def.stall_timeout_s = 20.0;
+    def.seed = 1;
+    return def;
+}
+
+const char *sim_event_name(SimEventType type)
+{
+    static const char *names[SIM_EV_COUNT] = {"overtake", "lapping", "collision", "offtrack",
+                                              "lap",      "finish",  "retire"};
+    return (type >= 0 && type < SIM_EV_COUNT) ? names[type] : "unknown";
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Lifetime
+ *--------------------------------------------------------------------------------------------------------------*/
+
+static long sim_ticks_for(double seconds, double tick_hz)
+{
+    return (long)ceil(seconds * tick_hz - 1e-9);
+}
+
+SimWorld *sim_world_create(const SimWorldDef *def)
+{
+    if (!def || !def->track || !(def->tick_hz > 0.0))
+        return NULL;
+    SimWorld *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->def = *def;
+    w->track = def->track;
+    w->length_m = trk_length(def->track);
+    w->inv_length = 1.0 / w->length_m;
+    w->dt_s = 1.0 / def->tick_hz;
+    int laps = def->laps > 0 ? def->laps : 1;
+    w->time_limit_s = def->time_limit_s > 0.0 ? def->time_limit_s : 120.0 + laps * w->length_m / 10.0;
+    w->def.time_limit_s = w->time_limit_s;
+    double stall = def->stall_timeout_s > 0.0 ? def->stall_timeout_s : 20.0;
+    w->def.stall_timeout_s = stall;
+    w->stall_ticks = sim_ticks_for(stall, def->tick_hz);
+    w->pass_ticks = sim_ticks_for(SIM_PASS_CONFIRM_S, def->tick_hz);
+    w->contact_gap_ticks = sim_ticks_for(SIM_COLLISION_GAP_S, def->tick_hz);
+    return w;
+}
+
+void sim_world_destroy(SimWorld *w)
+{
+    if (!w)
+        return;
+    free(w->cars);
+    free(w->priv);
+    free(w->views);
+    free(w->others);
+    free(w->controls);
+    free(w->by_s);
+    free(w->order);
+    free(w->pairs);
+    free(w->pending);
+    free(w->crossings);
+    free(w->cross_t);
+    free(w->events);
+    free(w);
+}
+
+static int sim_grow_cars(SimWorld *w)
+{
+    int cap = w->car_cap ? w->car_cap * 2 : 16;
+    if (cap > SIM_WORLD_MAX_CARS)
+        cap = SIM_WORLD_MAX_CARS;
+    SimCar *cars = realloc(w->cars, sizeof *cars * (size_t)cap);
+    if (!cars)
+        return 1;
+    w->cars = cars;
+    SimCarPriv *priv = realloc(w->priv, sizeof *priv * (size_t)cap);
+    if (!priv)
+        return 1;
+    w->priv = priv;
+    w->car_cap = cap;
+    return 0;
+}
+
+int sim_world_add_car(SimWorld *w, const SimCarDef *def)
+{
+    if (!w || !def || w->started || w->car_count >= SIM_WORLD_MAX_CARS)
+        return -1;
+    if (!isfinite(def->s_m) || !isfinite(def->d_m) || !isfinite(def->speed_mps) || !isfinite(def->race_dist_m))
+        return -1;
+    if (w->car_count == w->car_cap && sim_grow_cars(w) != 0)
+        return -1;
+    int id = w->car_count++;
+    SimCar *c = &w->cars[id];
+    SimCarPriv *p = &w->priv[id];
+    memset(c, 0, sizeof *c);
+    memset(p, 0, sizeof *p);
+    c->id = id;
+    snprintf(c->name, sizeof c->name, "%s", def->name ? def->name : "car");
+    c->number = def->number;
+    memcpy(c->colour, def->colour, sizeof c->colour);
+    c->spec = def->spec;
+    c->s_m = trk_wrap_s(w->track, def->s_m);
+    c->d_m = def->d_m;
+    c->speed_mps = def->speed_mps > 0.0 ? def->speed_mps : 0.0;
+    c->race_dist_m = def->race_dist_m;
+    /* a car placed laps into the race has those laps done (a lapping scenario) */
+    c->laps = def->race_dist_m > 0.0 ? (int)floor(def->race_dist_m / w->length_m) : 0;
+    c->position = id + 1;
+    c->status = SIM_RUNNING;
+    p->think = def->think;
+    p->driver = def->driver;
+    p->hint = -1;
+    p->hold_d_m = c->d_m;
+    p->hold_speed_mps = c->speed_mps;
+    p->draft_factor = 1.0;
+    p->geo_s_m = -1.0; /* s is never negative: the track is read on the first tick */
+    p->progress_ref_m = c->race_dist_m;
+    p->active = true;
+    if (c->spec.length_m > w->max_len_m)
+        w->max_len_m = c->spec.length_m;
+    sim_update_pose(w, c, p);
+    return id;
+}
+
+/* The per-step buffers, sized once the car list is final. */
+static int sim_world_start(SimWorld *w)
+{
+    size_t n = (size_t)(w->car_count > 0 ? w->car_count : 1);
+    w->views = calloc(n, sizeof *w->views);
+    w->others = calloc(n * SIM_VIEW_MAX_OTHERS, sizeof *w->others);
+    w->controls = calloc(n, sizeof *w->controls);
+    w->by_s = calloc(n, sizeof *w->by_s);
+    free(w->order); /* sim_world_order may have made a grid-order one before the start */
+    w->order = calloc(n, sizeof *w->order);
+    w->pairs = calloc(n * n, sizeof *w->pairs);
+    w->pending = calloc(n * n, sizeof *w->pending);
+    w->crossings = calloc(n, sizeof *w->crossings);
+    w->cross_t = calloc(n, sizeof *w->cross_t);
+    w->event_cap = 256;
+    w->events = calloc((size_t)w->event_cap, sizeof *w->events);
+    if (!w->views || !w->others || !w->controls || !w->by_s || !w->order || !w->pairs || !w->pending ||
+        !w->crossings || !w->cross_t || !w->events)
+        return 1;
+    for (size_t i = 0; i < n * n; i++) {
+        w->pairs[i].last_contact_tick = -1;
+        w->pairs[i].seen_tick = -2;
+    }
+    w->active_count = 0;
+    for (int i = 0; i < w->car_count; i++) {
+        w->by_s[w->active_count++] = i;
+        w->order[i] = i;
+    }
+    w->started = true;
+    sim_update_order(w);
+    return 0;
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Events and shared helpers
+ *--------------------------------------------------------------------------------------------------------------*/
+
+void sim_event_push(SimWorld *w, SimEventType type, int a, int b, int lap, double value)
+{
+    if (w->event_count == w->event_cap) {
+        int cap = w->event_cap * 2;
+        SimEvent *ev = realloc(w->events, sizeof *ev * (size_t)cap);
+        if (!ev)
+            return; /* out of memory: the event is lost, the race goes on */
+        w->events = ev;
+        w->event_cap = cap;
+    }
+    SimEvent *e = &w->events[w->event_count++];
+    e->tick = w->tick;
+    e->type = type;
+    e->a = a;
+    e->b = b;
+    e->lap = lap;
+    e->value = value;
+}
+
+double sim_time_at(const SimWorld *w, long tick)
+{
+    return (double)tick * w->dt_s;
+}
+
+void sim_car_leave(SimWorld *w, int id)
+{
+    if (!w->priv[id].active)
+        return;
+    w->priv[id].active = false;
+    w->cars[id].off_track_now = false;
+    w->cars[id].drafting_now = false;
+    int k = 0;
+    for (int i = 0; i < w->active_count; i++)
+        if (w->by_s[i] != id)
+            w->by_s[k++] = w->by_s[i];
+    w->active_count = k;
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Step
+ *--------------------------------------------------------------------------------------------------------------*/
+
+/* The built-in driver of cars without one: holds its start offset and speed. */
+static void sim_hold_think(const SimCarPriv *p, const DrvView *v, DrvControls *out)
+{
+    out->lat_accel_mps2 = 4.0 * (p->hold_d_m - v->d_m) - 4.0 * v->lat_speed_mps;
+    out->long_accel_mps2 = 2.0 * (p->hold_speed_mps - v->speed_mps);
+    out->target_d_m = p->hold_d_m;
+    out->target_speed_mps = p->hold_speed_mps;
+}
+
+/* Every driver decides from the views built from the same snapshot, so the order of the calls does not matter. */
+static void sim_think(SimWorld *w)
+{
+    for (int i = 0; i < w->car_count; i++) {
+        SimCarPriv *p = &w->priv[i];
+        DrvControls *out = &w->controls[i];
+        memset(out, 0, sizeof *out);
+        if (!p->active)
+            continue;
+        if (p->think)
+            p->think(p->driver, &w->views[i], out);
+        else
+            sim_hold_think(p, &w->views[i], out);
+        w->cars[i].last_controls = *out;
+    }
+}
+
+void sim_world_step(SimWorld *w)
+{
+    if (!w || w->done)
+        return;
+    if (!w->started && sim_world_start(w) != 0) {
+        w->done = true; /* out of memory: nothing can run */
+        return;
+    }
+    /* sense */
+    sim_sort_by_s(w);
+    sim_build_views(w); /* and the drafting factors, from the same walk */
+    /* think */
+    sim_think(w);
+    /* integrate, collide, score: the state and the events of this step belong to the next tick */
+    w->tick++;
+    sim_integrate(w);
+    sim_collide(w);
+    sim_score(w);
+}
+
+bool sim_world_done(const SimWorld *w)
+{
+    return w->done;
+}
+
+void sim_world_run(SimWorld *w)
+{
+    while (!w->done)
+        sim_world_step(w);
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Queries
+ *--------------------------------------------------------------------------------------------------------------*/
+
+long sim_world_tick(const SimWorld *w) { return w->tick; }
+double sim_world_time(const SimWorld *w) { return sim_time_at(w, w->tick); }
+const TrkTrack *sim_world_track(const SimWorld *w) { return w->track; }
+const SimWorldDef *sim_world_def(const SimWorld *w) { return &w->def; }
+int sim_world_car_count(const SimWorld *w) { return w->car_count; }
+
+const SimCar *sim_world_car(const SimWorld *w, int id)
+{
+    return (id >= 0 && id < w->car_count) ? &w->cars[id] : NULL;
+}
+
+const int *sim_world_order(const SimWorld *w)
+{
+    if (!w->started) { /* before the first step: grid order */
+        SimWorld *mw = (SimWorld *)w;
+        if (!mw->order && w->car_count > 0) {
+            mw->order = calloc((size_t)w->car_count, sizeof *mw->order);
+            if (mw->order)
+                for (int i = 0; i < w->car_count; i++)
+                    mw->order[i] = i;
+        }
+    }
+    return w->order;
+}
+
+const SimEvent *sim_world_events(const SimWorld *w, int *count)
+{
+    if (count)
+        *count = w->event_count;
+    return w->events;
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Hash
+ *--------------------------------------------------------------------------------------------------------------*/
+
+typedef struct SimHash { uint64_t h; } SimHash;
+
+static void sim_hash_bytes(SimHash *h, const void *data, size_t n)
+{
+    const unsigned char *b = data;
+    for (size_t i = 0; i < n; i++) {
+        h->h ^= b[i];
+        h->h *= 1099511628211ULL;
+    }
+}
+
+static void sim_hash_d(SimHash *h, double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    sim_hash_bytes(h, &bits, sizeof bits);
+}
+
+static void sim_hash_i(SimHash *h, long v)
+{
+    int64_t x = v;
+    sim_hash_bytes(h, &x, sizeof x);
+}
+
+static void sim_hash_car(SimHash *h, const SimCar *c)
+{
+    const double d[] = {c->s_m, c->d_m, c->speed_mps, c->lat_speed_mps, c->x_m, c->y_m, c->heading_rad,
+                        c->last_controls.long_accel_mps2, c->last_controls.lat_accel_mps2,
+                        c->last_controls.target_d_m, c->last_controls.target_speed_mps, c->race_dist_m,
+                        c->last_lap_s, c->best_lap_s, c->finish_time_s, c->offtrack_s};
+    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
+        sim_hash_d(h, d[i]);
+    const long n[] = {c->id, c->laps, c->position, c->status, c->overtakes, c->positions_lost, c->lappings,
+                      c->collisions, c->offtracks, c->off_track_now, c->drafting_now};
+    for (size_t i = 0; i < sizeof n / sizeof n[0]; i++)
+        sim_hash_i(h, n[i]);
+    sim_hash_bytes(h, c->dnf_reason, strlen(c->dnf_reason));
+}
+
+uint64_t sim_world_hash(const SimWorld *w)
+{
+    SimHash h = {14695981039346656037ULL};
+    sim_hash_i(&h, w->tick);
+    for (int i = 0; i < w->car_count; i++)
+        sim_hash_car(&h, &w->cars[i]);
+    for (int i = 0; i < w->event_count; i++) {
+        const SimEvent *e = &w->events[i];
+        const long n[] = {e->tick, e->type, e->a, e->b, e->lap};
+        for (size_t k = 0; k < sizeof n / sizeof n[0]; k++)
+            sim_hash_i(&h, n[k]);
+        sim_hash_d(&h, e->value);
+    }
+    return h.h;
+}

@@ -1,0 +1,51 @@
+#!/bin/sh
+# sim_run.test.sh: `racesim run` headless: option validation (exact messages, exit 2), bad race files, and
+# byte-identical JSON across two runs. usage: sh tests/sim_run.test.sh PROGRAM BUILD_DIR
+prog="$1"
+tmp="${2:-build}/sim_run_test.$$"
+mkdir -p "$tmp"
+pass=0
+fail=0
+check() { # name expected-exit expected-stderr-line command...
+    name="$1"; want_rc="$2"; want_err="$3"; shift 3
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    got_err=$(head -n 1 "$tmp/err")
+    if [ "$rc" -eq "$want_rc" ] && { [ -z "$want_err" ] || [ "$got_err" = "$want_err" ]; }; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL $name: exit $rc (want $want_rc), stderr '$got_err' (want '$want_err')"
+    fi
+}
+race=tests/data/sim/race.ini
+check laps-bad 2 "racesim run: --laps: expected an integer 1..1000, got 'x'" "$prog" run "$race" --headless --laps x
+check laps-zero 2 "racesim run: --laps: expected an integer 1..1000, got '0'" "$prog" run "$race" --headless --laps 0
+check seed-bad 2 "racesim run: --seed: expected an integer 0..18446744073709551615, got '-3'" \
+    "$prog" run "$race" --headless --seed -3
+check at-bad 2 "racesim run: --at: expected a number of seconds 0..1000000, got 'soon'" \
+    "$prog" run "$race" --headless --at soon
+check missing-value 2 "racesim run: --json: missing value" "$prog" run "$race" --headless --json
+check unknown 2 "racesim run: unknown option '--fast' (see racesim run --help)" "$prog" run "$race" --fast
+check two-races 2 "racesim run: more than one race file ('$race' and 'x.ini')" "$prog" run "$race" x.ini
+check no-file 2 "tests/data/sim/nope.ini:0: cannot open: No such file or directory" \
+    "$prog" run tests/data/sim/nope.ini --headless
+check help 0 "" "$prog" run --help
+check run-json 0 "" "$prog" run "$race" --headless --laps 1 --quiet --json "$tmp/a.json" --csv "$tmp/a.csv"
+check run-json-again 0 "" "$prog" run "$race" --headless --laps 1 --json "$tmp/b.json"
+if cmp -s "$tmp/a.json" "$tmp/b.json"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL json differs"; fi
+for key in '"seed": 7' '"track": "Test Oval"' '"laps": 1' '"tick_hz": 100' '"ticks": ' '"sim_time_s": ' \
+    '"totals": {' '"overtakes": ' '"lappings": ' '"collisions": ' '"offtracks": ' '"cars": [' '"driver_file": ' \
+    '"number": ' '"grid": ' '"position": ' '"status": "finished"' '"time_s": ' '"best_lap_s": ' \
+    '"positions_lost": ' '"offtrack_s": ' '"events": [' '"type": "lap"' '"type": "finish"'; do
+    if grep -qF "$key" "$tmp/a.json"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL json lacks $key"; fi
+done
+if [ "$(wc -l <"$tmp/a.csv")" -eq 5 ] && head -n 1 "$tmp/a.csv" | grep -q '^position,number,name,'; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL csv"
+fi
+if grep -q '^1  ' "$tmp/out" && grep -q 'Status' "$tmp/out"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL table"; fi
+rm -rf "$tmp"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
