@@ -1,0 +1,444 @@
+/* sim_expect.c: the [expect] section of a race file (scenarios) and its evaluation on a finished run.
+ * See sim_expect.h for the keys and their meaning. */
+#include "sim_expect.h"
+
+#include "sim_ini.h"
+#include "sim_race.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Scalar keys, in the order they are evaluated (and the index of their line in SimExpect.key_line). */
+typedef enum SimExpectKey {
+    SIM_KEY_SEEDS = 0,
+    SIM_KEY_COLLISIONS_MAX,
+    SIM_KEY_OVERTAKES_MIN,
+    SIM_KEY_OVERTAKES_MAX,
+    SIM_KEY_OFFTRACK_S_MAX,
+    SIM_KEY_FINISH_ALL,
+    SIM_KEY_COUNT
+} SimExpectKey;
+
+static const char *const sim_expect_key_names[SIM_KEY_COUNT] = {
+    "seeds", "collisions_max", "overtakes_min", "overtakes_max", "offtrack_s_max", "finish_all"};
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Parsing
+ *--------------------------------------------------------------------------------------------------------------*/
+
+/* Copies text without surrounding blanks; returns nonzero when it does not fit. */
+static int sim_expect_trim(const char *text, size_t n, char *out, size_t out_len)
+{
+    while (n > 0 && isspace((unsigned char)*text)) {
+        text++;
+        n--;
+    }
+    while (n > 0 && isspace((unsigned char)text[n - 1]))
+        n--;
+    if (n >= out_len)
+        return 1;
+    memcpy(out, text, n);
+    out[n] = '\0';
+    return 0;
+}
+
+/* "A-B" with A <= B (blanks allowed around the numbers); also a single "A". */
+int sim_expect_parse_seeds(const char *value, uint64_t *first, uint64_t *last)
+{
+    char a[32], b[32];
+    const char *dash = strchr(value, '-');
+    size_t n = dash ? (size_t)(dash - value) : strlen(value);
+    if (sim_expect_trim(value, n, a, sizeof a) != 0 || sim_parse_u64(a, first) != 0)
+        return 1;
+    if (!dash) {
+        *last = *first;
+        return 0;
+    }
+    if (sim_expect_trim(dash + 1, strlen(dash + 1), b, sizeof b) != 0 || sim_parse_u64(b, last) != 0)
+        return 1;
+    return *first <= *last && *last - *first < 100000 ? 0 : 1;
+}
+
+static int sim_expect_int(const char *value, int *out)
+{
+    long v;
+    if (sim_parse_long(value, &v) != 0 || v < 0 || v > 1000000)
+        return 1;
+    *out = (int)v;
+    return 0;
+}
+
+static int sim_expect_bool(const char *value, bool *out)
+{
+    char v[16];
+    if (sim_expect_trim(value, strlen(value), v, sizeof v) != 0)
+        return 1;
+    if (strcmp(v, "true") == 0 || strcmp(v, "yes") == 0 || strcmp(v, "1") == 0)
+        *out = true;
+    else if (strcmp(v, "false") == 0 || strcmp(v, "no") == 0 || strcmp(v, "0") == 0)
+        *out = false;
+    else
+        return 1;
+    return 0;
+}
+
+/* One scalar key; returns 0 ok, 1 bad value (msg written). */
+static int sim_expect_scalar(SimExpect *ex, SimExpectKey key, const char *value, char *msg, size_t msg_len)
+{
+    const char *name = sim_expect_key_names[key];
+    switch (key) {
+    case SIM_KEY_SEEDS:
+        ex->have_seeds = true;
+        if (sim_expect_parse_seeds(value, &ex->seed_first, &ex->seed_last) == 0)
+            return 0;
+        snprintf(msg, msg_len, "[expect] seeds: expected 'A-B' with A <= B (at most 100000 seeds), got '%s'", value);
+        return 1;
+    case SIM_KEY_COLLISIONS_MAX:
+    case SIM_KEY_OVERTAKES_MIN:
+    case SIM_KEY_OVERTAKES_MAX: {
+        int *dst = key == SIM_KEY_COLLISIONS_MAX ? &ex->collisions_max
+                   : key == SIM_KEY_OVERTAKES_MIN ? &ex->overtakes_min : &ex->overtakes_max;
+        bool *have = key == SIM_KEY_COLLISIONS_MAX ? &ex->have_collisions_max
+                     : key == SIM_KEY_OVERTAKES_MIN ? &ex->have_overtakes_min : &ex->have_overtakes_max;
+        *have = true;
+        if (sim_expect_int(value, dst) == 0)
+            return 0;
+        snprintf(msg, msg_len, "[expect] %s: expected an integer 0..1000000, got '%s'", name, value);
+        return 1;
+    }
+    case SIM_KEY_OFFTRACK_S_MAX:
+        ex->have_offtrack_s_max = true;
+        if (sim_parse_double(value, &ex->offtrack_s_max) == 0 && ex->offtrack_s_max >= 0.0 &&
+            ex->offtrack_s_max <= 1e6)
+            return 0;
+        snprintf(msg, msg_len, "[expect] offtrack_s_max: expected a number of seconds 0..1000000, got '%s'", value);
+        return 1;
+    case SIM_KEY_FINISH_ALL:
+        ex->have_finish_all = true;
+        if (sim_expect_bool(value, &ex->finish_all) == 0)
+            return 0;
+        snprintf(msg, msg_len, "[expect] finish_all: expected true or false, got '%s'", value);
+        return 1;
+    case SIM_KEY_COUNT: break;
+    }
+    return 1;
+}
+
+/* "A, B" (or "CAR, P" for position): two comma-separated fields, neither empty. */
+static int sim_expect_pair(const char *value, char *a, char *b)
+{
+    const char *comma = strchr(value, ',');
+    if (!comma || strchr(comma + 1, ','))
+        return 1;
+    if (sim_expect_trim(value, (size_t)(comma - value), a, SIM_EXPECT_REF_LEN) != 0 ||
+        sim_expect_trim(comma + 1, strlen(comma + 1), b, SIM_EXPECT_REF_LEN) != 0)
+        return 1;
+    return a[0] == '\0' || b[0] == '\0';
+}
+
+static int sim_expect_ref(SimExpect *ex, SimExpectRefKind kind, const char *name, const char *value, int line,
+                          char *msg, size_t msg_len)
+{
+    if (ex->ref_count >= SIM_EXPECT_MAX_REFS) {
+        snprintf(msg, msg_len, "[expect] %s: more than %d position, ahead_of and no_contact_between lines", name,
+                 SIM_EXPECT_MAX_REFS);
+        return 1;
+    }
+    SimExpectRef *r = &ex->refs[ex->ref_count];
+    memset(r, 0, sizeof *r);
+    r->kind = kind;
+    r->line = line;
+    r->entry_a = r->entry_b = -1;
+    char second[SIM_EXPECT_REF_LEN];
+    if (sim_expect_pair(value, r->a, second) != 0) {
+        snprintf(msg, msg_len, "[expect] %s: expected '%s', got '%s'", name,
+                 kind == SIM_EXPECT_POSITION ? "CAR, POSITION" : "CAR, CAR", value);
+        return 1;
+    }
+    if (kind == SIM_EXPECT_POSITION) {
+        long p;
+        if (sim_parse_long(second, &p) != 0 || p < 1 || p > SIM_EXPECT_MAX_ENTRIES) {
+            snprintf(msg, msg_len, "[expect] position: expected a position 1..%d after the car, got '%s'",
+                     SIM_EXPECT_MAX_ENTRIES, second);
+            return 1;
+        }
+        r->position = (int)p;
+    } else {
+        memcpy(r->b, second, sizeof r->b);
+    }
+    ex->ref_count++;
+    return 0;
+}
+
+int sim_expect_parse_kv(SimExpect *ex, const char *name, const char *value, int line, char *msg, size_t msg_len)
+{
+    if (!ex->present) {
+        ex->present = true;
+        ex->line = line;
+    }
+    for (int k = 0; k < SIM_KEY_COUNT; k++) {
+        if (strcmp(name, sim_expect_key_names[k]) != 0)
+            continue;
+        if (ex->key_line[k] != 0) {
+            snprintf(msg, msg_len, "[expect] %s given twice (first on line %d)", name, ex->key_line[k]);
+            return 1;
+        }
+        ex->key_line[k] = line;
+        return sim_expect_scalar(ex, (SimExpectKey)k, value, msg, msg_len);
+    }
+    if (strcmp(name, "position") == 0)
+        return sim_expect_ref(ex, SIM_EXPECT_POSITION, name, value, line, msg, msg_len);
+    if (strcmp(name, "ahead_of") == 0)
+        return sim_expect_ref(ex, SIM_EXPECT_AHEAD_OF, name, value, line, msg, msg_len);
+    if (strcmp(name, "no_contact_between") == 0)
+        return sim_expect_ref(ex, SIM_EXPECT_NO_CONTACT, name, value, line, msg, msg_len);
+    snprintf(msg, msg_len,
+             "[expect] unknown key '%s' (expected seeds, collisions_max, overtakes_min, overtakes_max, "
+             "offtrack_s_max, finish_all, position, ahead_of or no_contact_between)",
+             name);
+    return 1;
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Car references
+ *--------------------------------------------------------------------------------------------------------------*/
+
+/* The entry a reference names, or -1 with msg set. */
+static int sim_expect_find(const SimRace *race, const char *ref, const char *key, char *msg, size_t msg_len)
+{
+    if (ref[0] == '#') {
+        long n;
+        if (sim_parse_long(ref + 1, &n) != 0 || n < 1 || n > race->entry_count) {
+            snprintf(msg, msg_len, "[expect] %s: '%s': expected #1..#%d (the race has %d cars)", key, ref,
+                     race->entry_count, race->entry_count);
+            return -1;
+        }
+        return (int)n - 1;
+    }
+    int found = -1, count = 0;
+    for (int i = 0; i < race->entry_count; i++) {
+        if (strcmp(race->entries[i].personality.name, ref) == 0) {
+            if (found < 0)
+                found = i;
+            count++;
+        }
+    }
+    if (count == 1)
+        return found;
+    if (count == 0)
+        snprintf(msg, msg_len, "[expect] %s: no car is driven by '%s' (use a driver's name or #N)", key, ref);
+    else
+        snprintf(msg, msg_len, "[expect] %s: %d cars are driven by '%s' (use #N, the car's place in the file)", key,
+                 count, ref);
+    return -1;
+}
+
+static const char *sim_expect_ref_key(SimExpectRefKind kind)
+{
+    return kind == SIM_EXPECT_POSITION ? "position" : kind == SIM_EXPECT_AHEAD_OF ? "ahead_of" : "no_contact_between";
+}
+
+int sim_expect_resolve(SimExpect *ex, const SimRace *race, int *line, char *msg, size_t msg_len)
+{
+    for (int i = 0; i < ex->ref_count; i++) {
+        SimExpectRef *r = &ex->refs[i];
+        const char *key = sim_expect_ref_key(r->kind);
+        *line = r->line;
+        r->entry_a = sim_expect_find(race, r->a, key, msg, msg_len);
+        if (r->entry_a < 0)
+            return 1;
+        if (r->kind == SIM_EXPECT_POSITION) {
+            if (r->position > race->entry_count) {
+                snprintf(msg, msg_len, "[expect] position: %d is beyond the %d cars of the race", r->position,
+                         race->entry_count);
+                return 1;
+            }
+            continue;
+        }
+        r->entry_b = sim_expect_find(race, r->b, key, msg, msg_len);
+        if (r->entry_b < 0)
+            return 1;
+        if (r->entry_b == r->entry_a) {
+            snprintf(msg, msg_len, "[expect] %s: '%s' and '%s' are the same car", key, r->a, r->b);
+            return 1;
+        }
+    }
+    if (ex->have_overtakes_min && ex->have_overtakes_max && ex->overtakes_min > ex->overtakes_max) {
+        *line = ex->key_line[SIM_KEY_OVERTAKES_MAX];
+        snprintf(msg, msg_len, "[expect] overtakes_max: %d is below overtakes_min = %d", ex->overtakes_max,
+                 ex->overtakes_min);
+        return 1;
+    }
+    return 0;
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Facts of a session
+ *--------------------------------------------------------------------------------------------------------------*/
+
+void sim_expect_facts_from_session(const SimSession *session, SimExpectFacts *out)
+{
+    SimSession *s = (SimSession *)session; /* read only: the world accessor is not const */
+    const SimWorld *w = sim_session_world(s);
+    memset(out, 0, sizeof *out);
+    out->seed = sim_session_def(session)->seed;
+    int n = sim_world_car_count(w);
+    out->car_count = n < SIM_EXPECT_MAX_ENTRIES ? n : SIM_EXPECT_MAX_ENTRIES;
+    int entry_of[SIM_EXPECT_MAX_ENTRIES];
+    for (int id = 0; id < out->car_count; id++) {
+        const SimCar *c = sim_world_car(w, id);
+        int e = sim_session_entry_of(session, id);
+        entry_of[id] = (e >= 0 && e < out->car_count) ? e : id;
+        SimExpectCar *fc = &out->cars[entry_of[id]];
+        snprintf(fc->name, sizeof fc->name, "%s", c->name);
+        fc->position = c->position;
+        fc->status = c->status;
+        fc->offtrack_s = c->offtrack_s;
+        out->offtrack_s += c->offtrack_s;
+    }
+    out->duration_s = sim_world_time(w);
+    double dt = 1.0 / sim_world_def(w)->tick_hz;
+    int count;
+    const SimEvent *ev = sim_world_events(w, &count);
+    for (int i = 0; i < count; i++) {
+        if (ev[i].type == SIM_EV_OVERTAKE)
+            out->overtakes++;
+        else if (ev[i].type == SIM_EV_OFFTRACK)
+            out->offtracks++;
+        if (ev[i].type != SIM_EV_COLLISION || ev[i].a < 0 || ev[i].b < 0 || ev[i].a >= out->car_count ||
+            ev[i].b >= out->car_count)
+            continue;
+        out->collisions++;
+        int a = entry_of[ev[i].a], b = entry_of[ev[i].b];
+        if (out->contacts[a][b] == 0)
+            out->first_contact_s[a][b] = out->first_contact_s[b][a] = (float)((double)ev[i].tick * dt);
+        if (out->contacts[a][b] < UINT16_MAX)
+            out->contacts[a][b] = ++out->contacts[b][a];
+    }
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Evaluation
+ *--------------------------------------------------------------------------------------------------------------*/
+
+static SimExpectCheck *sim_expect_add(SimExpectReport *r, const char *name, int line, SimExpectOp op,
+                                      double measured, double limit)
+{
+    SimExpectCheck *c = &r->checks[r->count++];
+    memset(c, 0, sizeof *c);
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->line = line;
+    c->op = op;
+    c->measured = measured;
+    c->limit = limit;
+    c->pass = op == SIM_EXPECT_LE ? measured <= limit : op == SIM_EXPECT_GE ? measured >= limit : measured != 0.0;
+    return c;
+}
+
+static void sim_expect_count(SimExpectReport *r, const char *name, int line, SimExpectOp op, int measured,
+                             int limit)
+{
+    SimExpectCheck *c = sim_expect_add(r, name, line, op, measured, limit);
+    snprintf(c->measured_text, sizeof c->measured_text, "%d", measured);
+    snprintf(c->limit_text, sizeof c->limit_text, "%s %d", op == SIM_EXPECT_LE ? "<=" : ">=", limit);
+}
+
+static void sim_expect_eval_scalars(const SimExpect *ex, const SimExpectFacts *f, SimExpectReport *r)
+{
+    const int *kl = ex->key_line;
+    if (ex->have_collisions_max)
+        sim_expect_count(r, "collisions_max", kl[SIM_KEY_COLLISIONS_MAX], SIM_EXPECT_LE, f->collisions,
+                         ex->collisions_max);
+    if (ex->have_overtakes_min)
+        sim_expect_count(r, "overtakes_min", kl[SIM_KEY_OVERTAKES_MIN], SIM_EXPECT_GE, f->overtakes,
+                         ex->overtakes_min);
+    if (ex->have_overtakes_max)
+        sim_expect_count(r, "overtakes_max", kl[SIM_KEY_OVERTAKES_MAX], SIM_EXPECT_LE, f->overtakes,
+                         ex->overtakes_max);
+    if (ex->have_offtrack_s_max) {
+        SimExpectCheck *c = sim_expect_add(r, "offtrack_s_max", kl[SIM_KEY_OFFTRACK_S_MAX], SIM_EXPECT_LE,
+                                           f->offtrack_s, ex->offtrack_s_max);
+        snprintf(c->measured_text, sizeof c->measured_text, "%.2f s", f->offtrack_s);
+        snprintf(c->limit_text, sizeof c->limit_text, "<= %.2f s", ex->offtrack_s_max);
+    }
+    if (ex->have_finish_all) {
+        int dnf = 0;
+        for (int i = 0; i < f->car_count; i++)
+            dnf += f->cars[i].status == SIM_DNF;
+        bool holds = ex->finish_all ? dnf == 0 : true;
+        SimExpectCheck *c = sim_expect_add(r, "finish_all", kl[SIM_KEY_FINISH_ALL], SIM_EXPECT_TRUE, holds, 1);
+        snprintf(c->measured_text, sizeof c->measured_text, "%d/%d classified", f->car_count - dnf, f->car_count);
+        snprintf(c->limit_text, sizeof c->limit_text, ex->finish_all ? "all" : "any");
+    }
+}
+
+static void sim_expect_eval_ref(const SimExpectRef *ref, const SimExpectFacts *f, SimExpectReport *r)
+{
+    char name[96];
+    const char *key = sim_expect_ref_key(ref->kind);
+    int a = ref->entry_a, b = ref->entry_b;
+    bool known = a >= 0 && a < f->car_count && (ref->kind == SIM_EXPECT_POSITION || (b >= 0 && b < f->car_count));
+    if (ref->kind == SIM_EXPECT_POSITION)
+        snprintf(name, sizeof name, "%s %s", key, ref->a);
+    else
+        snprintf(name, sizeof name, "%s %s, %s", key, ref->a, ref->b);
+    if (!known) { /* the run has fewer cars than the race it was resolved against */
+        SimExpectCheck *c = sim_expect_add(r, name, ref->line, SIM_EXPECT_TRUE, 0, 1);
+        snprintf(c->measured_text, sizeof c->measured_text, "car missing");
+        snprintf(c->limit_text, sizeof c->limit_text, "present");
+        return;
+    }
+    SimExpectCheck *c;
+    switch (ref->kind) {
+    case SIM_EXPECT_POSITION:
+        c = sim_expect_add(r, name, ref->line, SIM_EXPECT_TRUE, f->cars[a].position == ref->position, 1);
+        snprintf(c->measured_text, sizeof c->measured_text, "P%d", f->cars[a].position);
+        snprintf(c->limit_text, sizeof c->limit_text, "= P%d", ref->position);
+        break;
+    case SIM_EXPECT_AHEAD_OF:
+        c = sim_expect_add(r, name, ref->line, SIM_EXPECT_TRUE, f->cars[a].position < f->cars[b].position, 1);
+        snprintf(c->measured_text, sizeof c->measured_text, "P%d vs P%d", f->cars[a].position, f->cars[b].position);
+        snprintf(c->limit_text, sizeof c->limit_text, "ahead");
+        break;
+    case SIM_EXPECT_NO_CONTACT:
+        c = sim_expect_add(r, name, ref->line, SIM_EXPECT_LE, f->contacts[a][b], 0);
+        if (f->contacts[a][b] == 0)
+            snprintf(c->measured_text, sizeof c->measured_text, "0 contacts");
+        else
+            snprintf(c->measured_text, sizeof c->measured_text, "%d contact%s (first at %.2f s)", f->contacts[a][b],
+                     f->contacts[a][b] == 1 ? "" : "s", (double)f->first_contact_s[a][b]);
+        snprintf(c->limit_text, sizeof c->limit_text, "none");
+        break;
+    }
+}
+
+void sim_expect_eval(const SimExpect *ex, const SimExpectFacts *facts, SimExpectReport *out)
+{
+    memset(out, 0, sizeof *out);
+    sim_expect_eval_scalars(ex, facts, out);
+    for (int i = 0; i < ex->ref_count; i++)
+        sim_expect_eval_ref(&ex->refs[i], facts, out);
+    out->pass = true;
+    for (int i = 0; i < out->count; i++)
+        out->pass = out->pass && out->checks[i].pass;
+}
+
+int sim_expect_worst_run(const SimExpectReport *reports, int run_count, int check)
+{
+    int worst = 0;
+    for (int k = 0; k < run_count; k++) {
+        const SimExpectCheck *c = &reports[k].checks[check], *w = &reports[worst].checks[check];
+        bool worse;
+        if (c->op == SIM_EXPECT_LE)
+            worse = c->measured > w->measured;
+        else if (c->op == SIM_EXPECT_GE)
+            worse = c->measured < w->measured;
+        else
+            worse = !c->pass && w->pass;
+        if (worse)
+            worst = k;
+    }
+    return worst;
+}

@@ -1,0 +1,124 @@
+/* sim_expect.h: what a scenario expects of its race ([expect] section of a race file) and the verdict on a run.
+ *
+ *   [expect]
+ *   seeds = 1-5                 seeds to run (default: the race's seed); `racesim check --seeds` overrides
+ *   collisions_max = N          collisions of the whole race (every pair's contacts, counted as the sim counts them)
+ *   overtakes_min = N           overtakes of the whole race (lappings are not overtakes)
+ *   overtakes_max = N
+ *   offtrack_s_max = S          seconds off the track, summed over every car
+ *   finish_all = true|false     true: every car is classified (none retired)
+ *   position = CAR, P           CAR is classified P-th (1-based); one line per car
+ *   ahead_of = A, B             car A is classified ahead of car B; any number of lines
+ *   no_contact_between = A, B   no collision between A and B; any number of lines
+ *
+ * CAR is a driver's name (the `name` of its personality file) when exactly one car has it, or `#N`: the N-th car of
+ * the race file, counting its [grid] `driver =` and [start] `car =` lines in the order they appear. References are
+ * checked when the race loads (an unknown or ambiguous name is an error on its line).
+ *
+ * Evaluation works on plain facts (per car and per pair, indexed by race entry) so tests can hand-make them; the
+ * facts of a finished session come from sim_expect_facts_from_session. No printing: each check gives its measured
+ * figure and its limit as text and a PASS/FAIL.
+ */
+#ifndef SIM_EXPECT_H
+#define SIM_EXPECT_H
+
+#include "sim.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SIM_EXPECT_MAX_REFS 32   /* position, ahead_of and no_contact_between lines together */
+#define SIM_EXPECT_REF_LEN 48    /* DRV_NAME_LEN: a car reference as written */
+#define SIM_EXPECT_MAX_CHECKS (6 + SIM_EXPECT_MAX_REFS)
+#define SIM_EXPECT_MAX_ENTRIES 128 /* SIM_MAX_CARS */
+
+typedef enum SimExpectRefKind { SIM_EXPECT_POSITION = 0, SIM_EXPECT_AHEAD_OF, SIM_EXPECT_NO_CONTACT } SimExpectRefKind;
+
+/* One per-car expectation line. Entries are 0-based race entries, filled by sim_expect_resolve. */
+typedef struct SimExpectRef {
+    SimExpectRefKind kind;
+    int line;                         /* line in the race file, for messages */
+    char a[SIM_EXPECT_REF_LEN], b[SIM_EXPECT_REF_LEN]; /* as written (b unused for position) */
+    int entry_a, entry_b;
+    int position;                     /* SIM_EXPECT_POSITION: 1-based */
+} SimExpectRef;
+
+typedef struct SimExpect {
+    bool present;                     /* the file has an [expect] section */
+    int line;                         /* its header line */
+    bool have_seeds;
+    uint64_t seed_first, seed_last;   /* inclusive */
+    bool have_collisions_max, have_overtakes_min, have_overtakes_max, have_offtrack_s_max, have_finish_all;
+    int collisions_max, overtakes_min, overtakes_max;
+    double offtrack_s_max;            /* s */
+    bool finish_all;
+    int ref_count;
+    SimExpectRef refs[SIM_EXPECT_MAX_REFS];
+    int key_line[8];                  /* lines of the scalar keys, in SimExpectKey order (0 = not given) */
+} SimExpect;
+
+/* What happened in one run, per race entry (0-based, the file's car order). */
+typedef struct SimExpectCar {
+    char name[DRV_NAME_LEN];
+    int position;                     /* classification, 1-based */
+    SimStatus status;
+    double offtrack_s;
+} SimExpectCar;
+
+typedef struct SimExpectFacts {
+    uint64_t seed;
+    int car_count;
+    SimExpectCar cars[SIM_EXPECT_MAX_ENTRIES];
+    int collisions, overtakes, offtracks;
+    double offtrack_s;                /* summed over cars */
+    double duration_s;                /* sim time at the end */
+    /* contacts between entries (symmetric) and the sim time of the first, s */
+    uint16_t contacts[SIM_EXPECT_MAX_ENTRIES][SIM_EXPECT_MAX_ENTRIES];
+    float first_contact_s[SIM_EXPECT_MAX_ENTRIES][SIM_EXPECT_MAX_ENTRIES];
+} SimExpectFacts;
+
+/* How a check's measured value compares with its limit; also says which seed is the worst for it. */
+typedef enum SimExpectOp { SIM_EXPECT_LE = 0, SIM_EXPECT_GE, SIM_EXPECT_TRUE } SimExpectOp;
+
+typedef struct SimExpectCheck {
+    char name[96];                    /* "collisions_max", "ahead_of Ace Moreau, #2" */
+    int line;                         /* of the key in the race file */
+    SimExpectOp op;
+    double measured, limit;           /* SIM_EXPECT_TRUE: measured 1 = holds */
+    char measured_text[64];           /* "0", "3.20 s", "P1 vs P3", "1 contact (first at 4.21 s)" */
+    char limit_text[64];              /* "<= 0", ">= 1", "= P1" */
+    bool pass;
+} SimExpectCheck;
+
+typedef struct SimExpectReport {
+    int count;
+    SimExpectCheck checks[SIM_EXPECT_MAX_CHECKS];
+    bool pass;                        /* every check passed */
+} SimExpectReport;
+
+/* ---- parsing (called by the race parser) ------------------------------------------------------------------- */
+
+struct SimRace;
+
+/* One `key = value` of the [expect] section. Returns 0, or nonzero with msg holding what is wrong (without the
+ * path and line, e.g. "[expect] collisions_max: expected an integer 0..1000000, got 'x'"). */
+int sim_expect_parse_kv(SimExpect *ex, const char *name, const char *value, int line, char *msg, size_t msg_len);
+/* "A-B" (A <= B, at most 100000 seeds) or "A"; blanks allowed around the numbers. Returns 0 on success. */
+int sim_expect_parse_seeds(const char *text, uint64_t *first, uint64_t *last);
+/* Resolves the car references once every car of the race is known. Returns 0, or nonzero with *line and msg set. */
+int sim_expect_resolve(SimExpect *ex, const struct SimRace *race, int *line, char *msg, size_t msg_len);
+
+/* ---- evaluation -------------------------------------------------------------------------------------------- */
+
+struct SimSession;
+
+/* Fills the facts of a finished session (cars mapped back to race entries). */
+void sim_expect_facts_from_session(const struct SimSession *session, SimExpectFacts *out);
+/* Evaluates every expectation of `ex` on the facts, in a fixed order: scalar limits, then the reference lines. */
+void sim_expect_eval(const SimExpect *ex, const SimExpectFacts *facts, SimExpectReport *out);
+/* The index of the check that is worst across several runs of one scenario: for each check, the run whose
+ * measured value is furthest on the failing side (first failing run for true/false checks). */
+int sim_expect_worst_run(const SimExpectReport *reports, int run_count, int check);
+
+#endif
