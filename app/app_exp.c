@@ -1,0 +1,145 @@
+/* app_exp.c: shared pieces of the experiment commands (see app_exp.h). */
+#include "app_exp.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int app_parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end != '\0' || v < lo || v > hi)
+        return 1;
+    *out = v;
+    return 0;
+}
+
+int app_parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (s[0] < '0' || s[0] > '9')
+        return 1;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end != '\0')
+        return 1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+int app_parse_shard(const char *s, int *index, int *count)
+{
+    char buf[64];
+    const char *slash = strchr(s, '/');
+    long i, n;
+    if (!slash || (size_t)(slash - s) >= sizeof buf)
+        return 1;
+    memcpy(buf, s, (size_t)(slash - s));
+    buf[slash - s] = '\0';
+    if (app_parse_long(buf, 1, 1000000, &i) || app_parse_long(slash + 1, 1, 1000000, &n) || i > n)
+        return 1;
+    *index = (int)i;
+    *count = (int)n;
+    return 0;
+}
+
+int app_default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
+}
+
+uint64_t *app_shard_seeds(uint64_t first, long races, int index, int count, long *n)
+{
+    uint64_t *seeds = malloc((size_t)(races / count + 1) * sizeof *seeds);
+    *n = 0;
+    if (!seeds)
+        return NULL;
+    for (long k = index - 1; k < races; k += count)
+        seeds[(*n)++] = first + (uint64_t)k;
+    return seeds;
+}
+
+/* ---- progress ----------------------------------------------------------------------------------------------- */
+
+static double app_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Guards rates against a zero elapsed time. */
+static double app_positive(double x) { return x > 1e-9 ? x : 1e-9; }
+
+void app_progress_begin(AppProgress *p, const char *unit)
+{
+    p->unit = unit;
+    p->on = isatty(STDERR_FILENO) != 0;
+    p->start_s = p->last_s = p->on ? app_now_s() : 0.0;
+}
+
+void app_progress_update(AppProgress *p, long done, long total)
+{
+    if (!p->on)
+        return;
+    double now = app_now_s();
+    if (done < total && now - p->last_s < 0.1) /* at most ten redraws a second */
+        return;
+    p->last_s = now;
+    double rate = done / app_positive(now - p->start_s);
+    int width = 30, fill = total > 0 ? (int)(width * done / total) : width;
+    char bar[64];
+    for (int i = 0; i < width; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[width] = '\0';
+    double left_s = rate > 0.0 ? (double)(total - done) / rate : 0.0;
+    fprintf(stderr, "\r[%s] %ld/%ld %s  %.1f %s/s  %.0f s left ", bar, done, total, p->unit, rate, p->unit, left_s);
+    fflush(stderr);
+}
+
+void app_progress_end(AppProgress *p, long done)
+{
+    if (!p->on)
+        return;
+    double elapsed = app_now_s() - p->start_s;
+    double rate = done / app_positive(elapsed);
+    fprintf(stderr, "\r%ld %s in %.1f s (%.1f %s/s)%30s\n", done, p->unit, elapsed, rate, p->unit, "");
+}
+
+/* ---- one race ----------------------------------------------------------------------------------------------- */
+
+SimSession *app_exp_run_race(const SimRace *race, uint64_t seed, int laps, const DrvPersonality *override,
+                             const bool *seat_mask, char *err, size_t err_len)
+{
+    SimSessionDef def = sim_default_session_def(race);
+    def.seed = seed;
+    def.shuffle_grid = true;
+    def.laps = laps;
+    def.seat_override = override;
+    def.seat_mask = override ? seat_mask : NULL;
+    SimSession *s = sim_session_create(race, &def, err, err_len);
+    if (s)
+        sim_world_run(sim_session_world(s));
+    return s;
+}
+
+char *app_record_text(const SimRecord *rec)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    int bad = sim_record_write(rec, f);
+    if (fclose(f) != 0 || bad) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}

@@ -1,0 +1,49 @@
+/* app_exp.h: what `racesim batch`, `ab` and `merge` share: option values, seeds of a shard, the progress bar,
+ * and running one race of a batch into a record. */
+#ifndef APP_EXP_H
+#define APP_EXP_H
+
+#include "../sim/sim_record.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Parses a whole string as an integer in lo..hi / an unsigned 64-bit seed. Returns 0 on success. */
+int app_parse_long(const char *s, long lo, long hi, long *out);
+int app_parse_u64(const char *s, uint64_t *out);
+/* "I/N" with 1 <= I <= N. */
+int app_parse_shard(const char *s, int *index, int *count);
+/* The number of online processors (at least 1). */
+int app_default_jobs(void);
+
+/* The seeds of shard `index` of `count` (1-based) of the batch S..S+races-1: seed S+k for k = index-1 (mod count).
+ * Returns a malloc'd array (possibly of length 0 but non-NULL) and its length in *n; NULL when out of memory. */
+uint64_t *app_shard_seeds(uint64_t first, long races, int index, int count, long *n);
+
+/* A progress bar on stderr, only when stderr is a terminal: races done, races/s, time left. */
+typedef struct AppProgress {
+    bool on;
+    const char *unit;  /* "races" or "pairs" */
+    double start_s, last_s;
+} AppProgress;
+
+void app_progress_begin(AppProgress *p, const char *unit);
+void app_progress_update(AppProgress *p, long done, long total);
+void app_progress_end(AppProgress *p, long done);
+
+/* Runs one race exactly as `racesim run RACE --seed SEED --shuffle-grid [--laps L]` would (laps 0 = the file's),
+ * with an optional personality in the seats flagged by seat_mask. Returns the finished session or NULL. */
+SimSession *app_exp_run_race(const SimRace *race, uint64_t seed, int laps, const DrvPersonality *override,
+                             const bool *seat_mask, char *err, size_t err_len);
+/* Prints the A/B report for `ab` and `merge` and writes the chart when chart_path is set; returns an exit code. */
+struct SimAbTally;
+int app_ab_report(const struct SimAbTally *tally, int metric, const char *chart_path);
+
+/* `run --chart`: replays the race defined by race and def with a trace and writes the lap and gap chart (SVG).
+ * Returns an exit code (messages printed). */
+int app_chart_race(const SimRace *race, const SimSessionDef *def, const char *path);
+
+/* The record's JSON line as a malloc'd string, or NULL. */
+char *app_record_text(const SimRecord *rec);
+
+#endif

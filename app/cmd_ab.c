@@ -1,0 +1,295 @@
+/* cmd_ab.c: `racesim ab RACE.ini --a A.ini --b B.ini --races N ...`: a paired A/B test of two personalities.
+ * Each seed runs twice, identical (same shuffled grid, same opponents, same seed) except that the tested grid line
+ * drives personality A in one run and B in the other. The report comes from the pair records read back in seed
+ * order, by the same analysis `racesim merge` uses. */
+#include "app.h"
+#include "app_exp.h"
+
+#include "../sim/sim_ab.h"
+#include "../sim/sim_batch.h"
+#include "../sim/sim_chart.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void cmd_ab_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: racesim ab RACE.ini --a A.ini --b B.ini --races N [--seed S] [--jobs J] [--seat K]\n"
+            "                  [--metric NAME] [--out FILE.jsonl] [--shard I/N] [--laps L] [--chart FILE.svg]\n\n"
+            "Paired A/B test. For each seed S..S+N-1 the race runs twice with the same shuffled grid and the\n"
+            "same opponents: once with personality A in the tested grid line, once with B. The tested line is\n"
+            "seed mod cars (every grid line in turn), or K with --seat. Per metric (position, time, overtakes,\n"
+            "collisions, offtrack): mean of A, mean of B, mean paired difference B - A with its 95%% interval,\n"
+            "the two-sided paired t-test p-value (Wilcoxon signed-rank as a second opinion) and a verdict.\n\n"
+            "options:\n"
+            "  --a FILE, --b FILE  the two personality files (required)\n"
+            "  --races N           number of seeds, i.e. pairs (required)\n"
+            "  --seed S            first seed (default: the race file's seed)\n"
+            "  --jobs J            worker threads (default: all cores, here %d)\n"
+            "  --seat K            test grid line K of the race file (1-based) in every pair\n"
+            "  --metric NAME       report only NAME: position, time, overtakes, collisions or offtrack\n"
+            "  --out FILE          write one JSON line per pair, in seed order\n"
+            "  --shard I/N         run only shard I of N: seeds S+k with k = I-1 (mod N); `racesim merge` the parts\n"
+            "  --laps L            override the race's lap count\n"
+            "  --chart FILE.svg    chart of the paired differences with their intervals\n"
+            "  -h, --help          this text\n",
+            app_default_jobs());
+}
+
+typedef struct AbOpts {
+    const char *race_path, *a_path, *b_path, *out_path, *chart_path;
+    long races, jobs, seat, laps;
+    bool has_seed;
+    uint64_t seed;
+    int metric;
+    int shard_index, shard_count;
+} AbOpts;
+
+static int cmd_ab_value(AbOpts *o, const char *a, const char *v)
+{
+    if (strcmp(a, "--races") == 0)
+        return app_parse_long(v, 1, 100000000, &o->races);
+    if (strcmp(a, "--seed") == 0) {
+        o->has_seed = true;
+        return app_parse_u64(v, &o->seed);
+    }
+    if (strcmp(a, "--jobs") == 0)
+        return app_parse_long(v, 1, 256, &o->jobs);
+    if (strcmp(a, "--seat") == 0)
+        return app_parse_long(v, 1, SIM_MAX_CARS, &o->seat);
+    if (strcmp(a, "--laps") == 0)
+        return app_parse_long(v, 1, 10000, &o->laps);
+    if (strcmp(a, "--shard") == 0)
+        return app_parse_shard(v, &o->shard_index, &o->shard_count);
+    if (strcmp(a, "--metric") == 0)
+        return (o->metric = sim_ab_metric_parse(v)) < 0;
+    const char **paths[] = {&o->a_path, &o->b_path, &o->out_path, &o->chart_path};
+    const char *names[] = {"--a", "--b", "--out", "--chart"};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(a, names[i]) == 0) {
+            *paths[i] = v;
+            return 0;
+        }
+    return -1;
+}
+
+/* Returns 0, 1 for --help, or 2 on bad usage (message printed). */
+static int cmd_ab_options(int argc, char **argv, AbOpts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->jobs = app_default_jobs();
+    o->shard_index = o->shard_count = 1;
+    o->metric = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
+            return 1;
+        if (a[0] != '-' && !o->race_path) {
+            o->race_path = a;
+            continue;
+        }
+        if (!v) {
+            fprintf(stderr, "racesim ab: %s needs a value\n", a);
+            return 2;
+        }
+        int bad = cmd_ab_value(o, a, v);
+        if (bad < 0)
+            fprintf(stderr, "racesim ab: unknown argument '%s'\n", a);
+        else if (bad)
+            fprintf(stderr, "racesim ab: bad value for %s: '%s'\n", a, v);
+        if (bad)
+            return 2;
+        i++;
+    }
+    const char *missing = !o->race_path ? "no race file given" : !o->a_path || !o->b_path ? "--a and --b are required"
+                          : o->races < 1                                                   ? "--races N is required"
+                                                                                           : NULL;
+    if (missing) {
+        fprintf(stderr, "racesim ab: %s\n", missing);
+        return 2;
+    }
+    return 0;
+}
+
+typedef struct AbRun {
+    const AbOpts *opts;
+    const SimRace *race;
+    const DrvPersonality *pa, *pb;
+    const uint64_t *seeds;
+    FILE *out;
+    SimAbTally *tally;
+    SimRecord *scratch;
+    AppProgress progress;
+} AbRun;
+
+/* Runs one side of a pair and records the tested car. */
+static int cmd_ab_side(const AbRun *run, uint64_t seed, int seat, const DrvPersonality *p, const char *path,
+                       SimCarRecord *out, char *err, size_t err_len)
+{
+    bool mask[SIM_MAX_CARS] = {false};
+    mask[seat] = true;
+    SimSession *s = app_exp_run_race(run->race, seed, (int)run->opts->laps, p, mask, err, err_len);
+    if (!s)
+        return 1;
+    int cars = sim_world_car_count(sim_session_world(s)), found = 0;
+    for (int id = 0; id < cars && !found; id++)
+        if (sim_session_entry_of(s, id) == seat) {
+            sim_car_record_from_session(s, id, out);
+            snprintf(out->driver, sizeof out->driver, "%s", path);
+            found = 1;
+        }
+    sim_session_destroy(s);
+    if (!found)
+        snprintf(err, err_len, "internal error: grid line %d has no car", seat + 1);
+    return !found;
+}
+
+static char *cmd_ab_work(void *ctx, long index, char *err, size_t err_len)
+{
+    const AbRun *run = ctx;
+    uint64_t seed = run->seeds[index];
+    SimRecord *rec = calloc(1, sizeof *rec);
+    if (!rec) {
+        snprintf(err, err_len, "out of memory");
+        return NULL;
+    }
+    int cars = run->race->entry_count;
+    rec->kind = SIM_RECORD_AB;
+    snprintf(rec->race, sizeof rec->race, "%s", run->race->path);
+    rec->seed = seed;
+    rec->laps = run->opts->laps > 0 ? (int)run->opts->laps : run->race->laps;
+    rec->seat = run->opts->seat > 0 ? (int)run->opts->seat - 1 : (int)(seed % (uint64_t)cars);
+    char *text = NULL;
+    if (!cmd_ab_side(run, seed, rec->seat, run->pa, run->opts->a_path, &rec->a, err, err_len) &&
+        !cmd_ab_side(run, seed, rec->seat, run->pb, run->opts->b_path, &rec->b, err, err_len)) {
+        text = app_record_text(rec);
+        if (!text)
+            snprintf(err, err_len, "out of memory");
+    }
+    free(rec);
+    return text;
+}
+
+static int cmd_ab_consume(void *ctx, long index, char *text, char *err, size_t err_len)
+{
+    AbRun *run = ctx;
+    int rc = 0;
+    char perr[1024];
+    if (run->out && fputs(text, run->out) == EOF) {
+        snprintf(err, err_len, "%s: write error", run->opts->out_path);
+        rc = 1;
+    }
+    if (!rc && (sim_record_parse(text, strlen(text) - 1, "(ab)", index + 1, run->scratch, perr, sizeof perr) ||
+                sim_ab_tally_add(run->tally, run->scratch, perr, sizeof perr))) {
+        snprintf(err, err_len, "internal error: %s", perr);
+        rc = 1;
+    }
+    free(text);
+    return rc;
+}
+
+static void cmd_ab_progress(void *ctx, long done, long total)
+{
+    app_progress_update(&((AbRun *)ctx)->progress, done, total);
+}
+
+/* The report and the chart, shared with `racesim merge`. */
+int app_ab_report(const SimAbTally *tally, int metric, const char *chart_path)
+{
+    sim_ab_tally_print(tally, metric, stdout);
+    if (!chart_path)
+        return 0;
+    char err[512];
+    if (sim_chart_ab_write(tally, metric, chart_path, err, sizeof err)) {
+        fprintf(stderr, "racesim: %s\n", err);
+        return 1;
+    }
+    return 0;
+}
+
+static int cmd_ab_execute(AbRun *run)
+{
+    const AbOpts *o = run->opts;
+    long n = 0;
+    uint64_t first = o->has_seed ? o->seed : run->race->seed;
+    uint64_t *seeds = app_shard_seeds(first, o->races, o->shard_index, o->shard_count, &n);
+    run->tally = malloc(sizeof *run->tally);
+    run->scratch = malloc(sizeof *run->scratch);
+    int rc = 1;
+    char err[1024];
+    if (seeds && run->tally && run->scratch) {
+        sim_ab_tally_init(run->tally);
+        run->seeds = seeds;
+        SimBatchDef def = sim_batch_default_def();
+        def.count = n;
+        def.threads = (int)o->jobs;
+        def.work = cmd_ab_work;
+        def.consume = cmd_ab_consume;
+        def.progress = cmd_ab_progress;
+        def.ctx = run;
+        app_progress_begin(&run->progress, "pairs");
+        rc = sim_batch_run(&def, err, sizeof err);
+        app_progress_end(&run->progress, run->tally->pairs);
+        if (rc)
+            fprintf(stderr, "racesim ab: %s\n", err);
+        else if (run->tally->pairs == 0)
+            printf("shard %d/%d of %ld pairs holds no seeds\n", o->shard_index, o->shard_count, o->races);
+        else
+            rc = app_ab_report(run->tally, o->metric, o->chart_path);
+        sim_ab_tally_free(run->tally);
+    } else
+        fprintf(stderr, "racesim ab: out of memory\n");
+    free(seeds), free(run->tally), free(run->scratch);
+    return rc ? 1 : 0;
+}
+
+/* Loads the race and both personalities; prints the error and returns 2 on failure. */
+static int cmd_ab_load(const AbOpts *o, SimRace *race, DrvPersonality *pa, DrvPersonality *pb)
+{
+    char err[1024];
+    if (sim_race_load(o->race_path, race, err, sizeof err) || drv_personality_load(o->a_path, pa, err, sizeof err) ||
+        drv_personality_load(o->b_path, pb, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    if (o->seat > race->entry_count) {
+        fprintf(stderr, "racesim ab: --seat %ld, but %s has %d cars\n", o->seat, o->race_path, race->entry_count);
+        return 2;
+    }
+    return 0;
+}
+
+int cmd_ab(int argc, char **argv)
+{
+    AbOpts o;
+    int rc = cmd_ab_options(argc, argv, &o);
+    if (rc == 1) {
+        cmd_ab_usage(stdout);
+        return 0;
+    }
+    if (rc) {
+        fprintf(stderr, "(see racesim ab --help)\n");
+        return 2;
+    }
+    SimRace *race = malloc(sizeof *race);
+    DrvPersonality pa, pb;
+    if (!race || cmd_ab_load(&o, race, &pa, &pb)) {
+        free(race);
+        return 2;
+    }
+    AbRun run = {&o, race, &pa, &pb, NULL, NULL, NULL, NULL, {false, NULL, 0.0, 0.0}};
+    if (o.out_path && !(run.out = fopen(o.out_path, "w"))) {
+        fprintf(stderr, "racesim ab: cannot write %s\n", o.out_path);
+        free(race);
+        return 2;
+    }
+    rc = cmd_ab_execute(&run);
+    if (run.out && fclose(run.out) != 0 && rc == 0) {
+        fprintf(stderr, "racesim ab: write error on %s\n", o.out_path);
+        rc = 1;
+    }
+    free(race);
+    return rc;
+}

@@ -1,0 +1,216 @@
+/* cmd_merge.c: `racesim merge PART.jsonl...`: rebuilds the table of `racesim batch` (or the report of `racesim
+ * ab`) from the JSON lines of its shards. Each part is in seed order, so the parts are merged like sorted lists
+ * and the records reach the same tally in the same order as in one unsharded run: the output is identical. */
+#include "app.h"
+#include "app_exp.h"
+
+#include "../sim/sim_ab.h"
+#include "../sim/sim_tally.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void cmd_merge_usage(FILE *out)
+{
+    fprintf(out, "usage: racesim merge PART.jsonl... [--metric NAME] [--chart FILE.svg]\n\n"
+                 "Reads the --out files of `racesim batch` or `racesim ab` runs (typically the shards of one run,\n"
+                 "--shard 1/N .. N/N) and prints the table (batch) or report (ab) that one unsharded run prints,\n"
+                 "byte for byte. Every file must be in seed order; a seed may appear only once; batch and ab files\n"
+                 "cannot be mixed. Bad lines give `path:line: what is wrong` and exit status 2.\n\n"
+                 "options:\n"
+                 "  --metric NAME     ab files: report only NAME (position, time, overtakes, collisions, offtrack)\n"
+                 "  --chart FILE.svg  ab files: chart of the paired differences\n"
+                 "  -h, --help        this text\n");
+}
+
+typedef struct MergePart {
+    SimRecordReader reader;
+    SimRecord *rec;  /* the head record; NULL when the file is exhausted */
+    long rec_line;
+} MergePart;
+
+typedef struct MergeState {
+    MergePart *parts;
+    int count;
+    int kind;        /* SimRecordKind of the first record, -1 before it */
+    SimBatchTally *batch;
+    SimAbTally ab;
+} MergeState;
+
+/* Advances a part to its next record, checking the file's own seed order. Returns 0, or 2 with the error printed. */
+static int cmd_merge_advance(MergePart *p)
+{
+    char err[2048];
+    bool had = p->rec_line > 0;
+    uint64_t prev = had ? p->rec->seed : 0;
+    if (!p->rec && !(p->rec = malloc(sizeof *p->rec))) {
+        fprintf(stderr, "racesim merge: out of memory\n");
+        return 2;
+    }
+    int rc = sim_record_read(&p->reader, p->rec, err, sizeof err);
+    if (rc < 0) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    if (rc == 0) { /* the end: the part drops out of the merge */
+        free(p->rec);
+        p->rec = NULL;
+        return 0;
+    }
+    p->rec_line = p->reader.line;
+    if (had && p->rec->seed <= prev) {
+        fprintf(stderr, "%s:%ld: seed %" PRIu64 " is not after seed %" PRIu64 " (each file must be in seed order, "
+                "as `batch --out` and `ab --out` write it)\n", p->reader.path, p->rec_line, p->rec->seed, prev);
+        return 2;
+    }
+    return 0;
+}
+
+/* The part holding the lowest seed, or -1 when all are exhausted; 2 on a seed found in two files. */
+static int cmd_merge_pick(const MergeState *m, int *pick)
+{
+    *pick = -1;
+    for (int i = 0; i < m->count; i++) {
+        const MergePart *p = &m->parts[i];
+        if (!p->rec)
+            continue;
+        if (*pick >= 0 && p->rec->seed == m->parts[*pick].rec->seed) {
+            const MergePart *q = &m->parts[*pick];
+            fprintf(stderr, "%s:%ld: seed %" PRIu64 " is also in %s:%ld\n", p->reader.path, p->rec_line,
+                    p->rec->seed, q->reader.path, q->rec_line);
+            return 2;
+        }
+        if (*pick < 0 || p->rec->seed < m->parts[*pick].rec->seed)
+            *pick = i;
+    }
+    return 0;
+}
+
+static int cmd_merge_add(MergeState *m, const MergePart *p)
+{
+    char err[2048];
+    int rc;
+    if (m->kind < 0)
+        m->kind = (int)p->rec->kind;
+    if (p->rec->kind != (SimRecordKind)m->kind) {
+        snprintf(err, sizeof err, "%s record among %s records (files from `batch` and `ab` cannot be merged)",
+                 p->rec->kind == SIM_RECORD_AB ? "an A/B" : "a race", m->kind == SIM_RECORD_AB ? "A/B" : "race");
+        rc = 1;
+    } else if (m->kind == SIM_RECORD_AB)
+        rc = sim_ab_tally_add(&m->ab, p->rec, err, sizeof err);
+    else
+        rc = sim_batch_tally_add(m->batch, p->rec, err, sizeof err);
+    if (rc)
+        fprintf(stderr, "%s:%ld: %s\n", p->reader.path, p->rec_line, err);
+    return rc ? 2 : 0;
+}
+
+static int cmd_merge_run(MergeState *m)
+{
+    for (int i = 0; i < m->count; i++)
+        if (cmd_merge_advance(&m->parts[i]))
+            return 2;
+    for (;;) {
+        int pick;
+        if (cmd_merge_pick(m, &pick))
+            return 2;
+        if (pick < 0)
+            return 0;
+        if (cmd_merge_add(m, &m->parts[pick]) || cmd_merge_advance(&m->parts[pick]))
+            return 2;
+    }
+}
+
+/* Opens the files; returns 0 or 2 (message printed). */
+static int cmd_merge_open(MergeState *m, char **paths, int n)
+{
+    m->parts = calloc((size_t)n, sizeof *m->parts);
+    m->batch = malloc(sizeof *m->batch);
+    if (!m->parts || !m->batch) {
+        fprintf(stderr, "racesim merge: out of memory\n");
+        return 2;
+    }
+    sim_batch_tally_init(m->batch);
+    for (int i = 0; i < n; i++) {
+        MergePart *p = &m->parts[m->count];
+        p->reader.path = paths[i];
+        p->reader.file = fopen(paths[i], "r");
+        if (!p->reader.file) {
+            fprintf(stderr, "%s: cannot open\n", paths[i]);
+            return 2;
+        }
+        m->count++;
+    }
+    return 0;
+}
+
+static void cmd_merge_close(MergeState *m)
+{
+    for (int i = 0; m->parts && i < m->count; i++) {
+        fclose(m->parts[i].reader.file);
+        sim_record_reader_free(&m->parts[i].reader);
+        free(m->parts[i].rec);
+    }
+    free(m->parts);
+    free(m->batch);
+    sim_ab_tally_free(&m->ab);
+}
+
+int cmd_merge(int argc, char **argv)
+{
+    char **paths = calloc((size_t)argc, sizeof *paths);
+    const char *chart = NULL;
+    int n = 0, metric = -1;
+    for (int i = 1; paths && i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            cmd_merge_usage(stdout);
+            free(paths);
+            return 0;
+        }
+        if ((strcmp(a, "--metric") == 0 || strcmp(a, "--chart") == 0) && i + 1 < argc) {
+            if (a[2] == 'c')
+                chart = argv[++i];
+            else if ((metric = sim_ab_metric_parse(argv[++i])) < 0) {
+                fprintf(stderr, "racesim merge: unknown metric '%s'\n", argv[i]);
+                free(paths);
+                return 2;
+            }
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "racesim merge: unknown argument '%s'\n", a);
+            cmd_merge_usage(stderr);
+            free(paths);
+            return 2;
+        } else
+            paths[n++] = argv[i];
+    }
+    if (n == 0) {
+        fprintf(stderr, "racesim merge: no files given\n");
+        cmd_merge_usage(stderr);
+        free(paths);
+        return 2;
+    }
+    MergeState m;
+    memset(&m, 0, sizeof m);
+    m.kind = -1;
+    sim_ab_tally_init(&m.ab);
+    int rc = cmd_merge_open(&m, paths, n);
+    if (!rc)
+        rc = cmd_merge_run(&m);
+    if (!rc && m.kind < 0) {
+        fprintf(stderr, "racesim merge: no records in the files\n");
+        rc = 2;
+    }
+    if (!rc && m.kind == SIM_RECORD_AB)
+        rc = app_ab_report(&m.ab, metric, chart);
+    else if (!rc) {
+        if (chart || metric >= 0)
+            fprintf(stderr, "racesim merge: --chart and --metric apply to ab files only (ignored)\n");
+        sim_batch_tally_print(m.batch, stdout);
+    }
+    cmd_merge_close(&m);
+    free(paths);
+    return rc;
+}

@@ -1,0 +1,237 @@
+/* sim_ab.c: paired A/B analysis and its report (see sim_ab.h). */
+#include "sim_ab.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct AbMetricInfo {
+    const char *name;   /* for --metric and the table */
+    const char *label;  /* in verdicts */
+    bool higher_better;
+    const char *good, *bad; /* how B compares when it is better / worse */
+} AbMetricInfo;
+
+static const AbMetricInfo ab_metrics[SIM_AB_METRIC_COUNT] = {
+    {"position", "finishing position", false, "finishes %.2f places better", "finishes %.2f places worse"},
+    {"time", "race time", false, "is %.2f s faster", "is %.2f s slower"},
+    {"overtakes", "overtakes", true, "makes %.2f more overtakes per race", "makes %.2f fewer overtakes per race"},
+    {"collisions", "collisions", false, "has %.2f fewer collisions per race", "has %.2f more collisions per race"},
+    {"offtrack", "off-track time", false, "spends %.2f s less off track per race",
+     "spends %.2f s more off track per race"},
+};
+
+const char *sim_ab_metric_name(SimAbMetric m) { return ab_metrics[m].name; }
+bool sim_ab_metric_higher_better(SimAbMetric m) { return ab_metrics[m].higher_better; }
+
+int sim_ab_metric_parse(const char *name)
+{
+    for (int m = 0; m < SIM_AB_METRIC_COUNT; m++)
+        if (strcmp(name, ab_metrics[m].name) == 0)
+            return m;
+    return -1;
+}
+
+/* ---- the tally ---------------------------------------------------------------------------------------------- */
+
+void sim_ab_tally_init(SimAbTally *t) { memset(t, 0, sizeof *t); }
+
+void sim_ab_tally_free(SimAbTally *t)
+{
+    for (int m = 0; m < SIM_AB_METRIC_COUNT; m++) {
+        free(t->a[m]);
+        free(t->b[m]);
+        free(t->diff[m]);
+    }
+    sim_ab_tally_init(t);
+}
+
+static int ab_grow(SimAbTally *t)
+{
+    if (t->pairs < t->cap)
+        return 0;
+    long cap = t->cap ? t->cap * 2 : 256;
+    for (int m = 0; m < SIM_AB_METRIC_COUNT; m++) {
+        double **arrays[3] = {&t->a[m], &t->b[m], &t->diff[m]};
+        for (int k = 0; k < 3; k++) {
+            double *p = realloc(*arrays[k], (size_t)cap * sizeof(double));
+            if (!p)
+                return 1;
+            *arrays[k] = p;
+        }
+    }
+    t->cap = cap;
+    return 0;
+}
+
+static int ab_check(SimAbTally *t, const SimRecord *rec, char *err, size_t err_len)
+{
+    if (rec->kind != SIM_RECORD_AB) {
+        snprintf(err, err_len, "a race record among A/B records (files from `batch` and `ab` cannot be merged)");
+        return 1;
+    }
+    if (t->pairs == 0) {
+        snprintf(t->race, sizeof t->race, "%s", rec->race);
+        snprintf(t->a_driver, sizeof t->a_driver, "%s", rec->a.driver);
+        snprintf(t->b_driver, sizeof t->b_driver, "%s", rec->b.driver);
+        snprintf(t->a_name, sizeof t->a_name, "%s", rec->a.name);
+        snprintf(t->b_name, sizeof t->b_name, "%s", rec->b.name);
+        t->laps = rec->laps;
+        t->first_seed = rec->seed;
+        t->first_seat = rec->seat;
+        return 0;
+    }
+    if (strcmp(rec->race, t->race) != 0 || rec->laps != t->laps || strcmp(rec->a.driver, t->a_driver) != 0 ||
+        strcmp(rec->b.driver, t->b_driver) != 0) {
+        snprintf(err, err_len, "race \"%.200s\" (%d laps) with A \"%.200s\" and B \"%.200s\" differs from the first "
+                 "record's", rec->race, rec->laps, rec->a.driver, rec->b.driver);
+        return 1;
+    }
+    if (rec->seed <= t->last_seed) {
+        snprintf(err, err_len, "seed %" PRIu64 " is not after seed %" PRIu64 " (records must be in increasing "
+                 "seed order, without repeats)", rec->seed, t->last_seed);
+        return 1;
+    }
+    return 0;
+}
+
+static void ab_put(SimAbTally *t, SimAbMetric m, double a, double b)
+{
+    long i = t->n[m]++;
+    t->a[m][i] = a;
+    t->b[m][i] = b;
+    t->diff[m][i] = b - a;
+}
+
+int sim_ab_tally_add(SimAbTally *t, const SimRecord *rec, char *err, size_t err_len)
+{
+    if (ab_check(t, rec, err, err_len))
+        return 1;
+    if (ab_grow(t)) {
+        snprintf(err, err_len, "out of memory");
+        return 1;
+    }
+    const SimCarRecord *a = &rec->a, *b = &rec->b;
+    ab_put(t, SIM_AB_POSITION, a->position, b->position);
+    if (a->status == SIM_FINISHED && b->status == SIM_FINISHED)
+        ab_put(t, SIM_AB_TIME, a->time_s, b->time_s);
+    ab_put(t, SIM_AB_OVERTAKES, a->overtakes, b->overtakes);
+    ab_put(t, SIM_AB_COLLISIONS, a->collisions, b->collisions);
+    ab_put(t, SIM_AB_OFFTRACK, a->offtrack_s, b->offtrack_s);
+    t->dnf_a += a->status != SIM_FINISHED;
+    t->dnf_b += b->status != SIM_FINISHED;
+    t->seat_varies = t->seat_varies || rec->seat != t->first_seat;
+    t->pairs++;
+    t->last_seed = rec->seed;
+    return 0;
+}
+
+/* ---- results ------------------------------------------------------------------------------------------------ */
+
+SimAbResult sim_ab_result(const SimAbTally *t, SimAbMetric m)
+{
+    SimAbResult r;
+    memset(&r, 0, sizeof r);
+    r.metric = m;
+    r.n = t->n[m];
+    SimRunning ra = sim_running_init(), rb = sim_running_init();
+    for (long i = 0; i < r.n; i++) {
+        sim_running_add(&ra, t->a[m][i]);
+        sim_running_add(&rb, t->b[m][i]);
+    }
+    r.mean_a = ra.mean;
+    r.mean_b = rb.mean;
+    r.t = sim_paired_t(t->diff[m], r.n);
+    double *scratch = malloc((size_t)(r.n > 0 ? r.n : 1) * sizeof(double));
+    if (scratch) {
+        r.wilcoxon = sim_wilcoxon(t->diff[m], r.n, scratch);
+        free(scratch);
+    } else {
+        r.wilcoxon = r.t;
+        r.wilcoxon.p = NAN;
+    }
+    return r;
+}
+
+void sim_ab_format_p(double p, char *buf, size_t len)
+{
+    if (isnan(p))
+        snprintf(buf, len, "p=?");
+    else if (p < 0.001)
+        snprintf(buf, len, "p<0.001");
+    else if (p < 0.01)
+        snprintf(buf, len, "p=%.4f", p);
+    else
+        snprintf(buf, len, "p=%.2f", p);
+}
+
+void sim_ab_verdict(const SimAbResult *r, char *buf, size_t len)
+{
+    const AbMetricInfo *info = &ab_metrics[r->metric];
+    char p[32], amount[96];
+    sim_ab_format_p(r->t.p, p, sizeof p);
+    if (r->n < 2) {
+        snprintf(buf, len, "%s: too few pairs to tell (%ld)", info->label, r->n);
+        return;
+    }
+    if (!(r->t.p < 0.05)) {
+        snprintf(buf, len, "no significant difference in %s (%s)", info->label, p);
+        return;
+    }
+    bool b_higher = r->t.mean > 0.0;
+    bool b_better = b_higher == info->higher_better;
+    snprintf(amount, sizeof amount, b_better ? info->good : info->bad, fabs(r->t.mean));
+    snprintf(buf, len, "B %s than A (%s)", amount, p);
+    /* "makes 0.40 more overtakes per race than A" reads badly; put "than A" before "per race" */
+    char *per = strstr(buf, " per race than A");
+    if (per)
+        memcpy(per, " than A per race", strlen(" than A per race"));
+}
+
+static void ab_print_header(const SimAbTally *t, FILE *out)
+{
+    fprintf(out, "A/B test on %s: %ld paired races (seeds %" PRIu64 "..%" PRIu64 "), %d lap%s\n", t->race, t->pairs,
+            t->first_seed, t->last_seed, t->laps, t->laps == 1 ? "" : "s");
+    fprintf(out, "A = %s (%s)\nB = %s (%s)\n", t->a_driver, t->a_name, t->b_driver, t->b_name);
+    if (t->seat_varies)
+        fprintf(out, "tested seat: each grid line in turn (seed mod cars); grid shuffled by seed, same for A and B\n");
+    else
+        fprintf(out, "tested seat: grid line %d; grid shuffled by seed, same for A and B\n", t->first_seat + 1);
+    fprintf(out, "DNFs: A %ld, B %ld (pairs with a DNF are left out of race time)\n", t->dnf_a, t->dnf_b);
+    fprintf(out, "difference = B - A per pair; 95%% interval and p from a two-sided paired t-test; "
+                 "Wilcoxon signed-rank p as a second opinion\n\n");
+    fprintf(out, "%-11s %-7s %6s %11s %11s %11s  %-23s %-9s %s\n", "metric", "better", "pairs", "mean A", "mean B",
+            "B - A", "95% interval", "p (t)", "p (Wilcoxon)");
+}
+
+static void ab_print_row(const SimAbResult *r, FILE *out)
+{
+    char interval[64], p[32], pw[32];
+    snprintf(interval, sizeof interval, "[%+.3f, %+.3f]", r->t.lo, r->t.hi);
+    sim_ab_format_p(r->t.p, p, sizeof p);
+    sim_ab_format_p(r->wilcoxon.p, pw, sizeof pw);
+    fprintf(out, "%-11s %-7s %6ld %11.3f %11.3f %+11.3f  %-23s %-9s %s\n", ab_metrics[r->metric].name,
+            ab_metrics[r->metric].higher_better ? "higher" : "lower", r->n, r->mean_a, r->mean_b, r->t.mean,
+            interval, p[1] == '=' ? p + 2 : p + 1, pw[1] == '=' ? pw + 2 : pw + 1);
+}
+
+void sim_ab_tally_print(const SimAbTally *t, int only, FILE *out)
+{
+    ab_print_header(t, out);
+    SimAbResult results[SIM_AB_METRIC_COUNT];
+    for (int m = 0; m < SIM_AB_METRIC_COUNT; m++) {
+        if (only >= 0 && m != only)
+            continue;
+        results[m] = sim_ab_result(t, (SimAbMetric)m);
+        ab_print_row(&results[m], out);
+    }
+    fputc('\n', out);
+    for (int m = 0; m < SIM_AB_METRIC_COUNT; m++) {
+        if (only >= 0 && m != only)
+            continue;
+        char verdict[256];
+        sim_ab_verdict(&results[m], verdict, sizeof verdict);
+        fprintf(out, "%-11s %s\n", ab_metrics[m].name, verdict);
+    }
+}

@@ -1,0 +1,109 @@
+/* sim_batch.c: a small pool of pthreads over job indices (see sim_batch.h). Workers take the next index under a
+ * lock, run it unlocked, then store the text; whoever completes the lowest missing index drains the contiguous
+ * prefix to the consumer, still under the lock, so consumption is serial and in order. */
+#include "sim_batch.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct BatchState {
+    const SimBatchDef *def;
+    pthread_mutex_t lock;
+    long next;       /* next index to hand out */
+    long consumed;   /* texts [0, consumed) are consumed */
+    long done;
+    char **texts;    /* finished, not yet consumed */
+    int failed;
+    char *err;
+    size_t err_len;
+} BatchState;
+
+SimBatchDef sim_batch_default_def(void)
+{
+    SimBatchDef def;
+    memset(&def, 0, sizeof def);
+    def.threads = 1;
+    return def;
+}
+
+/* Under the lock: hands consecutive finished texts to the consumer. */
+static void batch_drain(BatchState *st)
+{
+    while (!st->failed && st->consumed < st->def->count && st->texts[st->consumed]) {
+        char *text = st->texts[st->consumed];
+        st->texts[st->consumed] = NULL;
+        if (st->def->consume(st->def->ctx, st->consumed, text, st->err, st->err_len))
+            st->failed = 1;
+        st->consumed++;
+    }
+}
+
+static void *batch_worker(void *arg)
+{
+    BatchState *st = arg;
+    const SimBatchDef *def = st->def;
+    char err[512];
+    for (;;) {
+        pthread_mutex_lock(&st->lock);
+        long index = st->failed || st->next >= def->count ? -1 : st->next++;
+        pthread_mutex_unlock(&st->lock);
+        if (index < 0)
+            return NULL;
+        err[0] = '\0';
+        char *text = def->work(def->ctx, index, err, sizeof err);
+        pthread_mutex_lock(&st->lock);
+        if (!text) {
+            if (!st->failed)
+                snprintf(st->err, st->err_len, "%s", err[0] ? err : "a job failed");
+            st->failed = 1;
+        } else {
+            st->texts[index] = text;
+            st->done++;
+            batch_drain(st);
+            if (def->progress && !st->failed)
+                def->progress(def->ctx, st->done, def->count);
+        }
+        pthread_mutex_unlock(&st->lock);
+    }
+}
+
+int sim_batch_run(const SimBatchDef *def, char *err, size_t err_len)
+{
+    if (def->count <= 0)
+        return 0;
+    BatchState st;
+    memset(&st, 0, sizeof st);
+    st.def = def;
+    st.err = err;
+    st.err_len = err_len;
+    st.texts = calloc((size_t)def->count, sizeof *st.texts);
+    int threads = def->threads < 1 ? 1 : def->threads;
+    if (threads > def->count)
+        threads = (int)def->count;
+    pthread_t *ids = calloc((size_t)threads, sizeof *ids);
+    if (!st.texts || !ids) {
+        free(st.texts);
+        free(ids);
+        snprintf(err, err_len, "out of memory");
+        return 1;
+    }
+    pthread_mutex_init(&st.lock, NULL);
+    int started = 0;
+    /* Thread 0's work runs on the calling thread, so --jobs 1 starts no thread at all. */
+    for (int i = 1; i < threads; i++)
+        if (pthread_create(&ids[i], NULL, batch_worker, &st) == 0)
+            started++;
+        else
+            break;
+    batch_worker(&st);
+    for (int i = 1; i <= started; i++)
+        pthread_join(ids[i], NULL);
+    pthread_mutex_destroy(&st.lock);
+    for (long i = 0; i < def->count; i++)
+        free(st.texts[i]);
+    free(st.texts);
+    free(ids);
+    return st.failed;
+}
