@@ -47,14 +47,17 @@ ALL_LIBS := $(RND_LIB) $(SIM_LIB) $(DRV_LIB) $(TRK_LIB)
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 BENCH_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(BENCH_SRC))
 
-ifeq ($(CONFIG),opt)
-PROGRAM := racesim
-else
+# Every configuration links $(BUILD)/racesim; the default optimised build also copies it to ./racesim.
 PROGRAM := $(BUILD)/racesim
+ifeq ($(BUILD),build/opt)
+ROOT_PROGRAM := racesim
 endif
 
 .PHONY: all deps run test test-unit test-san bench fuzz clean
-all: $(PROGRAM)
+all: $(PROGRAM) $(ROOT_PROGRAM)
+
+racesim: $(PROGRAM)
+	cp $(PROGRAM) racesim
 
 deps:
 	@sh tools/install-deps.sh
@@ -85,14 +88,14 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(ALL_LIBS)
 test: deps
 	@$(MAKE) --no-print-directory test-unit
 
-test-unit: $(PROGRAM) $(TEST_BINS)
+test-unit: $(PROGRAM) $(ROOT_PROGRAM) $(TEST_BINS)
 	@sh tests/run_tests.sh $(BUILD) $(PROGRAM)
 
 test-san: deps
 	@$(MAKE) --no-print-directory SAN=1 test-unit
 
 run: deps
-	@$(MAKE) --no-print-directory $(PROGRAM)
+	@$(MAKE) --no-print-directory $(PROGRAM) $(ROOT_PROGRAM)
 	./$(PROGRAM)
 
 bench: deps

@@ -114,7 +114,7 @@ void app_progress_end(AppProgress *p, long done)
 
 /* ---- one race ----------------------------------------------------------------------------------------------- */
 
-SimSession *app_exp_run_race(const SimRace *race, uint64_t seed, int laps, const DrvPersonality *override,
+SimSession *app_exp_run_race(const SimRace *race, const TrkTrack *track, uint64_t seed, int laps, const DrvPersonality *override,
                              const bool *seat_mask, char *err, size_t err_len)
 {
     SimSessionDef def = sim_default_session_def(race);
@@ -123,6 +123,7 @@ SimSession *app_exp_run_race(const SimRace *race, uint64_t seed, int laps, const
     def.laps = laps;
     def.seat_override = override;
     def.seat_mask = override ? seat_mask : NULL;
+    def.track = track;
     SimSession *s = sim_session_create(race, &def, err, err_len);
     if (s)
         sim_world_run(sim_session_world(s));

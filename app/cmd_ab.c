@@ -122,6 +122,7 @@ typedef struct AbRun {
     SimAbTally *tally;
     SimRecord *scratch;
     AppProgress progress;
+    const TrkTrack *track; /* loaded once, shared read-only by every worker */
 } AbRun;
 
 /* Runs one side of a pair and records the tested car. */
@@ -130,7 +131,7 @@ static int cmd_ab_side(const AbRun *run, uint64_t seed, int seat, const DrvPerso
 {
     bool mask[SIM_MAX_CARS] = {false};
     mask[seat] = true;
-    SimSession *s = app_exp_run_race(run->race, seed, (int)run->opts->laps, p, mask, err, err_len);
+    SimSession *s = app_exp_run_race(run->race, run->track, seed, (int)run->opts->laps, p, mask, err, err_len);
     if (!s)
         return 1;
     int cars = sim_world_car_count(sim_session_world(s)), found = 0;
@@ -279,13 +280,22 @@ int cmd_ab(int argc, char **argv)
         free(race);
         return 2;
     }
-    AbRun run = {&o, race, &pa, &pb, NULL, NULL, NULL, NULL, {false, NULL, 0.0, 0.0}};
+    char err[1024];
+    TrkTrack *track = trk_load(race->track_path, NULL, err, sizeof err);
+    if (!track) {
+        fprintf(stderr, "%s\n", err);
+        free(race);
+        return 2;
+    }
+    AbRun run = {&o, race, &pa, &pb, NULL, NULL, NULL, NULL, {false, NULL, 0.0, 0.0}, track};
     if (o.out_path && !(run.out = fopen(o.out_path, "w"))) {
         fprintf(stderr, "racesim ab: cannot write %s\n", o.out_path);
+        trk_free(track);
         free(race);
         return 2;
     }
     rc = cmd_ab_execute(&run);
+    trk_free(track);
     if (run.out && fclose(run.out) != 0 && rc == 0) {
         fprintf(stderr, "racesim ab: write error on %s\n", o.out_path);
         rc = 1;

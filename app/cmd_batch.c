@@ -102,13 +102,14 @@ typedef struct BatchRun {
     SimBatchTally *tally;
     SimRecord *scratch; /* the consumer's record (consumption is serial) */
     AppProgress progress;
+    const TrkTrack *track; /* loaded once, shared read-only by every worker */
 } BatchRun;
 
 /* One race as the compact `run --json` record without events: exactly the line `racesim run` would write. */
 static char *cmd_batch_work(void *ctx, long index, char *err, size_t err_len)
 {
     const BatchRun *run = ctx;
-    SimSession *s = app_exp_run_race(run->race, run->seeds[index], (int)run->opts->laps, NULL, NULL, err, err_len);
+    SimSession *s = app_exp_run_race(run->race, run->track, run->seeds[index], (int)run->opts->laps, NULL, NULL, err, err_len);
     if (!s)
         return NULL;
     char *text = NULL;
@@ -155,7 +156,7 @@ static void cmd_batch_progress(void *ctx, long done, long total)
     app_progress_update(&((BatchRun *)ctx)->progress, done, total);
 }
 
-static int cmd_batch_execute(const BatchOpts *o, const SimRace *race, FILE *out)
+static int cmd_batch_execute(const BatchOpts *o, const SimRace *race, const TrkTrack *track, FILE *out)
 {
     long n = 0;
     uint64_t first = o->has_seed ? o->seed : race->seed;
@@ -168,7 +169,7 @@ static int cmd_batch_execute(const BatchOpts *o, const SimRace *race, FILE *out)
         return 1;
     }
     sim_batch_tally_init(tally);
-    BatchRun ctx = {o, race, seeds, out, tally, scratch, {false, NULL, 0.0, 0.0}};
+    BatchRun ctx = {o, race, seeds, out, tally, scratch, {false, NULL, 0.0, 0.0}, track};
     SimBatchDef def = sim_batch_default_def();
     def.count = n;
     def.threads = (int)o->jobs;
@@ -219,7 +220,16 @@ int cmd_batch(int argc, char **argv)
         free(race);
         return 2;
     }
-    rc = cmd_batch_execute(&o, race, out);
+    TrkTrack *track = trk_load(race->track_path, NULL, err, sizeof err);
+    if (!track) {
+        fprintf(stderr, "%s\n", err);
+        if (out && out != stdout)
+            fclose(out);
+        free(race);
+        return 2;
+    }
+    rc = cmd_batch_execute(&o, race, track, out);
+    trk_free(track);
     if (out && out != stdout && fclose(out) != 0 && rc == 0) {
         fprintf(stderr, "racesim batch: write error on %s\n", o.out_path);
         rc = 1;

@@ -59,6 +59,9 @@ typedef struct SimSessionDef {
     /* replace the personality of one or more seats (A/B tests); NULL = none */
     const DrvPersonality *seat_override;
     const bool *seat_mask;  /* entry_count flags: which seats get seat_override */
+    /* the race's track, already loaded (borrowed; must outlive the session); NULL = load race->track_path.
+     * Batches load it once: building a track's racing line costs more than a short race. */
+    const TrkTrack *track;
 } SimSessionDef;
 
 SimSessionDef sim_default_session_def(const SimRace *race);

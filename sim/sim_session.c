@@ -17,7 +17,8 @@
 struct SimSession {
     const SimRace *race;
     SimSessionDef def;
-    TrkTrack *track;
+    const TrkTrack *track;
+    TrkTrack *owned_track; /* loaded here when the def did not lend one */
     SimWorld *world;
     int car_count;
     DrvDriver *drivers[SIM_MAX_CARS];
@@ -33,6 +34,7 @@ SimSessionDef sim_default_session_def(const SimRace *race)
     def.laps = 0;
     def.seat_override = NULL;
     def.seat_mask = NULL;
+    def.track = NULL;
     return def;
 }
 
@@ -128,10 +130,15 @@ SimSession *sim_session_create(const SimRace *race, const SimSessionDef *def, ch
     }
     s->race = race;
     s->def = def ? *def : sim_default_session_def(race);
-    s->track = trk_load(race->track_path, NULL, err, err_len);
-    if (!s->track) {
-        free(s);
-        return NULL;
+    if (s->def.track) {
+        s->track = s->def.track;
+    } else {
+        s->owned_track = trk_load(race->track_path, NULL, err, err_len);
+        if (!s->owned_track) {
+            free(s);
+            return NULL;
+        }
+        s->track = s->owned_track;
     }
     SimWorldDef wd = sim_default_world_def();
     wd.track = s->track;
@@ -163,7 +170,7 @@ void sim_session_destroy(SimSession *s)
     sim_world_destroy(s->world);
     for (int i = 0; i < SIM_MAX_CARS; i++)
         drv_destroy(s->drivers[i]);
-    trk_free(s->track);
+    trk_free(s->owned_track);
     free(s);
 }
 
