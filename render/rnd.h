@@ -1,0 +1,142 @@
+/* rnd.h: the race viewer's drawing (public API of the render module).
+ *
+ * A RndView owns the renderer-side resources (fonts, cached text textures, the track's geometry in world
+ * coordinates) and the viewer's UI state (camera, selected car, pause and speed, overlays). It draws one frame from
+ * const simulation state: the world after the last tick, a snapshot of the car poses one tick earlier and an
+ * interpolation fraction between the two. It never writes simulation state: the window loop steps the world through
+ * sim_world_step only, so a watched race gives the same results as a headless one.
+ *
+ * render/ is the only module (besides app/) that includes SDL. Errors are returned in message buffers.
+ */
+#ifndef RND_H
+#define RND_H
+
+#include "../sim/sim_race.h"
+
+#include <SDL.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* ---- colours (public so tests can check pixels) ------------------------------------------------------------- */
+
+#define RND_GRASS_RGB 56, 104, 50
+#define RND_ASPHALT_RGB 70, 72, 78
+#define RND_HUD_BG_RGB 16, 18, 24
+#define RND_DANGER_RGB 235, 60, 50
+#define RND_INTEREST_RGB 70, 215, 95
+
+/* ---- car poses for interpolation ----------------------------------------------------------------------------- */
+
+typedef struct RndPose {
+    double x_m, y_m;
+    double heading_rad;
+} RndPose;
+
+/* The poses of every car at one tick. The window loop captures one before each step. */
+typedef struct RndSnapshot {
+    int count;
+    long tick;
+    RndPose poses[SIM_MAX_CARS];
+} RndSnapshot;
+
+void rnd_snapshot_capture(RndSnapshot *snap, const SimWorld *world);
+/* The pose drawn for a car: prev blended toward the current pose by alpha (clamped to [0, 1]); the current pose
+ * when prev is NULL or does not hold the car. */
+RndPose rnd_pose_lerp(const RndSnapshot *prev, const SimCar *car, double alpha);
+
+/* ---- camera ------------------------------------------------------------------------------------------------- */
+
+typedef enum RndCameraMode {
+    RND_CAM_OVERVIEW = 0, /* the whole track fitted to the window */
+    RND_CAM_FOLLOW,       /* centred on the selected car */
+    RND_CAM_FREE          /* where the user zoomed and dragged it */
+} RndCameraMode;
+
+/* World metres (x right, y up) to screen pixels (y down). */
+typedef struct RndCamera {
+    double cx_m, cy_m;        /* world point at the centre of the view area */
+    double scale_ppm;         /* pixels per metre */
+    double follow_scale_ppm;  /* zoom kept for follow mode */
+    int view_w, view_h;       /* output size, px */
+    int inset_left_px;        /* columns covered by the standings tower: overview fits right of it */
+    int inset_bottom_px;      /* rows covered by the inspector panel: overview fits above it */
+    RndCameraMode mode;
+    /* the track's bounds, for the overview fit */
+    double min_x_m, min_y_m, max_x_m, max_y_m;
+} RndCamera;
+
+void rnd_camera_init(RndCamera *cam, double min_x_m, double min_y_m, double max_x_m, double max_y_m);
+/* Updates the output size and, in overview mode, fits the track. */
+void rnd_camera_update(RndCamera *cam, int view_w, int view_h);
+void rnd_camera_fit(RndCamera *cam);
+void rnd_camera_to_screen(const RndCamera *cam, double x_m, double y_m, float *sx, float *sy);
+void rnd_camera_to_world(const RndCamera *cam, float sx, float sy, double *x_m, double *y_m);
+/* Multiplies the zoom, keeping the world point under (sx, sy) fixed. */
+void rnd_camera_zoom_at(RndCamera *cam, double factor, float sx, float sy);
+/* Moves the view by a mouse drag of (dx, dy) pixels. */
+void rnd_camera_pan(RndCamera *cam, float dx_px, float dy_px);
+/* Centres on a world point (follow mode). */
+void rnd_camera_centre(RndCamera *cam, double x_m, double y_m);
+
+/* ---- the view ------------------------------------------------------------------------------------------------ */
+
+#define RND_SPEED_COUNT 9 /* 1/4x, 1/2x, 1x, 2x, ... 64x */
+#define RND_SPEED_1X 2
+double rnd_speed_factor(int speed_index);
+
+typedef struct RndViewDef {
+    const char *font_path; /* NULL: DejaVu Sans from a few known system paths */
+    int font_px;           /* base text size, px (default 14) */
+} RndViewDef;
+
+RndViewDef rnd_default_view_def(void);
+
+/* What the user has asked for; the window loop reads it (pause, speed) and render/ uses the rest. */
+typedef struct RndUi {
+    bool paused;
+    int speed_index;     /* into rnd_speed_factor */
+    int selected;        /* car id, -1 = none */
+    bool inspector;      /* the context-map inspector (m) */
+    bool help;           /* the controls overlay (h) */
+    bool results_hidden; /* Enter hides the results screen to look at the track */
+} RndUi;
+
+/* One frame's input. Everything is read-only. */
+typedef struct RndFrame {
+    const SimWorld *world;
+    const SimSession *session; /* optional: the drivers' maps and the results table */
+    const RndSnapshot *prev;   /* poses one tick before the world's; NULL draws the current poses */
+    double alpha;              /* interpolation fraction from prev (0) to the world (1) */
+    const DrvDebug *debug;     /* optional: overrides the selected car's maps (tests) */
+} RndFrame;
+
+/* Requests the window loop must carry out. */
+typedef struct RndActions {
+    bool quit;
+    bool step_once;   /* `.` while paused */
+    bool restart;     /* r: same race, same seed */
+    bool screenshot;  /* s */
+} RndActions;
+
+typedef struct RndView RndView;
+
+RndView *rnd_view_create(SDL_Renderer *renderer, const RndViewDef *def, char *err, size_t err_len);
+void rnd_view_destroy(RndView *view);
+/* Starts watching a (new) race: rebuilds the track geometry, fits the camera, clears the ticker and timing. */
+void rnd_view_reset(RndView *view, const SimWorld *world);
+/* Call after every sim step: collects the step's events for the ticker and the leader's timing for the gaps. */
+void rnd_view_observe(RndView *view, const SimWorld *world);
+/* Handles one input event (keys, wheel zoom, drag pan, click select, resize). */
+void rnd_view_handle_event(RndView *view, const SDL_Event *event, const RndFrame *frame, RndActions *out);
+/* Draws a frame into the renderer's current target (does not present). */
+void rnd_view_draw(RndView *view, const RndFrame *frame);
+
+RndUi *rnd_view_ui(RndView *view);
+RndCamera *rnd_view_camera(RndView *view);
+/* Where the view drew a car last frame (pixel centre); false when it was not drawn. */
+bool rnd_view_car_screen_pos(const RndView *view, int car_id, float *sx, float *sy);
+
+/* Reads the renderer's output (after drawing, before presenting) and writes a 24-bit BMP. 0 on success. */
+int rnd_save_bmp(SDL_Renderer *renderer, const char *path, char *err, size_t err_len);
+
+#endif

@@ -1,0 +1,120 @@
+/* rnd_camera.c: the world <-> screen transform. World y points up and screen y down, so y flips. The centre of the
+ * view is the middle of the area right of the HUD column and above the inspector panel, so the overview never hides
+ * the track under them. */
+#include "rnd_internal.h"
+
+#include <math.h>
+
+#define RND_MIN_SCALE_PPM 0.02
+#define RND_MAX_SCALE_PPM 80.0
+#define RND_FIT_MARGIN_PX 24.0
+#define RND_FOLLOW_SCALE_PPM 6.0
+
+static double rnd_clamp_scale(double s)
+{
+    return s < RND_MIN_SCALE_PPM ? RND_MIN_SCALE_PPM : s > RND_MAX_SCALE_PPM ? RND_MAX_SCALE_PPM : s;
+}
+
+/* The screen point the camera centre maps to. */
+static void rnd_camera_anchor(const RndCamera *cam, double *ax, double *ay)
+{
+    *ax = cam->inset_left_px + (cam->view_w - cam->inset_left_px) * 0.5;
+    *ay = (cam->view_h - cam->inset_bottom_px) * 0.5;
+}
+
+void rnd_camera_init(RndCamera *cam, double min_x_m, double min_y_m, double max_x_m, double max_y_m)
+{
+    int w = cam->view_w > 0 ? cam->view_w : 1280, h = cam->view_h > 0 ? cam->view_h : 800;
+    int inset = cam->inset_left_px, inset_bottom = cam->inset_bottom_px;
+    RndCameraMode mode = cam->mode;
+    double follow = cam->follow_scale_ppm;
+    *cam = (RndCamera){0};
+    cam->view_w = w;
+    cam->view_h = h;
+    cam->inset_left_px = inset;
+    cam->inset_bottom_px = inset_bottom;
+    cam->mode = mode == RND_CAM_FREE ? RND_CAM_OVERVIEW : mode;
+    cam->follow_scale_ppm = follow > 0.0 ? follow : RND_FOLLOW_SCALE_PPM;
+    cam->min_x_m = min_x_m;
+    cam->min_y_m = min_y_m;
+    cam->max_x_m = max_x_m;
+    cam->max_y_m = max_y_m;
+    rnd_camera_fit(cam);
+    if (cam->mode == RND_CAM_FOLLOW)
+        cam->scale_ppm = cam->follow_scale_ppm;
+}
+
+void rnd_camera_fit(RndCamera *cam)
+{
+    double w_m = cam->max_x_m - cam->min_x_m, h_m = cam->max_y_m - cam->min_y_m;
+    double avail_w = cam->view_w - cam->inset_left_px - 2.0 * RND_FIT_MARGIN_PX;
+    double avail_h = cam->view_h - cam->inset_bottom_px - 2.0 * RND_FIT_MARGIN_PX;
+    if (avail_w < 16.0)
+        avail_w = 16.0;
+    if (avail_h < 16.0)
+        avail_h = 16.0;
+    double sx = w_m > 1e-9 ? avail_w / w_m : RND_MAX_SCALE_PPM;
+    double sy = h_m > 1e-9 ? avail_h / h_m : RND_MAX_SCALE_PPM;
+    cam->scale_ppm = rnd_clamp_scale(sx < sy ? sx : sy);
+    cam->cx_m = 0.5 * (cam->min_x_m + cam->max_x_m);
+    cam->cy_m = 0.5 * (cam->min_y_m + cam->max_y_m);
+}
+
+void rnd_camera_update(RndCamera *cam, int view_w, int view_h)
+{
+    cam->view_w = view_w > 1 ? view_w : 1;
+    cam->view_h = view_h > 1 ? view_h : 1;
+    if (cam->mode == RND_CAM_OVERVIEW)
+        rnd_camera_fit(cam);
+    else if (cam->mode == RND_CAM_FOLLOW)
+        cam->scale_ppm = cam->follow_scale_ppm;
+}
+
+void rnd_camera_to_screen(const RndCamera *cam, double x_m, double y_m, float *sx, float *sy)
+{
+    double ax, ay;
+    rnd_camera_anchor(cam, &ax, &ay);
+    *sx = (float)(ax + (x_m - cam->cx_m) * cam->scale_ppm);
+    *sy = (float)(ay - (y_m - cam->cy_m) * cam->scale_ppm);
+}
+
+void rnd_camera_to_world(const RndCamera *cam, float sx, float sy, double *x_m, double *y_m)
+{
+    double ax, ay;
+    rnd_camera_anchor(cam, &ax, &ay);
+    *x_m = cam->cx_m + (sx - ax) / cam->scale_ppm;
+    *y_m = cam->cy_m - (sy - ay) / cam->scale_ppm;
+}
+
+void rnd_camera_zoom_at(RndCamera *cam, double factor, float sx, float sy)
+{
+    double wx, wy;
+    rnd_camera_to_world(cam, sx, sy, &wx, &wy);
+    cam->scale_ppm = rnd_clamp_scale(cam->scale_ppm * factor);
+    if (cam->mode == RND_CAM_FOLLOW) {
+        /* follow keeps the car centred: the zoom is about the car, and remembered */
+        cam->follow_scale_ppm = cam->scale_ppm;
+        return;
+    }
+    cam->mode = RND_CAM_FREE;
+    /* move the centre so (wx, wy) stays under the cursor */
+    double ax, ay;
+    rnd_camera_anchor(cam, &ax, &ay);
+    cam->cx_m = wx - (sx - ax) / cam->scale_ppm;
+    cam->cy_m = wy + (sy - ay) / cam->scale_ppm;
+}
+
+void rnd_camera_pan(RndCamera *cam, float dx_px, float dy_px)
+{
+    if (cam->mode == RND_CAM_FOLLOW)
+        cam->follow_scale_ppm = cam->scale_ppm;
+    cam->mode = RND_CAM_FREE;
+    cam->cx_m -= dx_px / cam->scale_ppm;
+    cam->cy_m += dy_px / cam->scale_ppm;
+}
+
+void rnd_camera_centre(RndCamera *cam, double x_m, double y_m)
+{
+    cam->cx_m = x_m;
+    cam->cy_m = y_m;
+}

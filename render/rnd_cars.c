@@ -1,0 +1,137 @@
+/* rnd_cars.c: cars as oriented rectangles in their driver's colour, with their number. Poses are interpolated
+ * between the snapshot one tick back and the world's current tick (clamped fraction), so motion is smooth at any
+ * display rate. At overview zoom a car would be a pixel or two, so it keeps a minimum on-screen size. */
+#include "rnd_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#define RND_CAR_MIN_LENGTH_PX 12.0
+#define RND_CAR_NUMBER_INSIDE_PX 30.0 /* cars at least this long carry their number on the body */
+
+void rnd_snapshot_capture(RndSnapshot *snap, const SimWorld *world)
+{
+    int n = sim_world_car_count(world);
+    snap->count = n < SIM_MAX_CARS ? n : SIM_MAX_CARS;
+    snap->tick = sim_world_tick(world);
+    for (int i = 0; i < snap->count; i++) {
+        const SimCar *c = sim_world_car(world, i);
+        snap->poses[i] = (RndPose){c->x_m, c->y_m, c->heading_rad};
+    }
+}
+
+static double rnd_wrap_angle(double a)
+{
+    while (a > RND_PI)
+        a -= 2.0 * RND_PI;
+    while (a < -RND_PI)
+        a += 2.0 * RND_PI;
+    return a;
+}
+
+RndPose rnd_pose_lerp(const RndSnapshot *prev, const SimCar *car, double alpha)
+{
+    RndPose now = {car->x_m, car->y_m, car->heading_rad};
+    if (!prev || car->id < 0 || car->id >= prev->count)
+        return now;
+    double a = alpha < 0.0 ? 0.0 : alpha > 1.0 ? 1.0 : alpha;
+    const RndPose *p = &prev->poses[car->id];
+    RndPose out;
+    out.x_m = p->x_m + (now.x_m - p->x_m) * a;
+    out.y_m = p->y_m + (now.y_m - p->y_m) * a;
+    out.heading_rad = p->heading_rad + rnd_wrap_angle(now.heading_rad - p->heading_rad) * a;
+    return out;
+}
+
+/* Black or white, whichever reads better on the colour. */
+static RndRgba rnd_contrast(const uint8_t rgb[3])
+{
+    double lum = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2];
+    return lum > 140.0 ? rnd_rgba(15, 15, 15, 255) : rnd_rgba(250, 250, 250, 255);
+}
+
+/* Corners of a rectangle [a0, a1] along the heading x [-w/2, w/2] across it, in screen pixels. */
+static void rnd_car_rect(const RndCamera *cam, RndPose p, double a0, double a1, double half_w, float xy[8])
+{
+    double fx = cos(p.heading_rad), fy = sin(p.heading_rad);
+    double lx = -fy, ly = fx;
+    const double corner[4][2] = {{a1, half_w}, {a1, -half_w}, {a0, -half_w}, {a0, half_w}};
+    for (int k = 0; k < 4; k++) {
+        double x = p.x_m + fx * corner[k][0] + lx * corner[k][1];
+        double y = p.y_m + fy * corner[k][0] + ly * corner[k][1];
+        rnd_camera_to_screen(cam, x, y, &xy[2 * k], &xy[2 * k + 1]);
+    }
+}
+
+static void rnd_car_draw_one(SDL_Renderer *r, RndText *text, const RndCamera *cam, const SimCar *car, RndPose p,
+                             bool selected, RndCarDraw *out)
+{
+    double len = car->spec.length_m > 0.5 ? car->spec.length_m : 4.6;
+    double wid = car->spec.width_m > 0.3 ? car->spec.width_m : 2.0;
+    double grow = fmax(1.0, RND_CAR_MIN_LENGTH_PX / (len * cam->scale_ppm));
+    double hl = 0.5 * len * grow, hw = 0.5 * wid * grow;
+    double len_px = 2.0 * hl * cam->scale_ppm;
+    bool dnf = car->status == SIM_DNF;
+    RndRgba body = rnd_rgba(car->colour[0], car->colour[1], car->colour[2], 255);
+    if (dnf)
+        body = rnd_rgba((Uint8)(car->colour[0] / 3 + 60), (Uint8)(car->colour[1] / 3 + 60),
+                        (Uint8)(car->colour[2] / 3 + 60), 255);
+    float xy[8];
+    double outline = 1.0 / cam->scale_ppm; /* one pixel of dark outline */
+    rnd_car_rect(cam, p, -hl - outline, hl + outline, hw + outline, xy);
+    rnd_fill_quad(r, xy, selected ? rnd_rgba(255, 255, 255, 255) : rnd_rgba(10, 10, 10, 255));
+    rnd_car_rect(cam, p, -hl, hl, hw, xy);
+    rnd_fill_quad(r, xy, body);
+    /* a dark cockpit toward the front shows which way the car points */
+    rnd_car_rect(cam, p, 0.05 * hl, 0.45 * hl, 0.55 * hw, xy);
+    rnd_fill_quad(r, xy, rnd_rgba(20, 20, 24, 255));
+    float sx, sy;
+    rnd_camera_to_screen(cam, p.x_m, p.y_m, &sx, &sy);
+    out->drawn = true;
+    out->sx = sx;
+    out->sy = sy;
+    if (selected)
+        rnd_ring(r, sx, sy, (float)(hl * cam->scale_ppm) + 5.0f, 2.0f, rnd_rgba(255, 255, 255, 230));
+    char num[16];
+    snprintf(num, sizeof num, "%d", car->number);
+    if (len_px >= RND_CAR_NUMBER_INSIDE_PX && text) {
+        int h = rnd_text_height(text, RND_FONT_SMALL);
+        /* the number sits behind the cockpit, so it does not cover the direction mark */
+        float bx, by;
+        rnd_camera_to_screen(cam, p.x_m - cos(p.heading_rad) * 0.45 * hl, p.y_m - sin(p.heading_rad) * 0.45 * hl,
+                             &bx, &by);
+        rnd_text_draw(text, RND_FONT_SMALL, num, bx, by - h * 0.5f, rnd_contrast(car->colour), RND_CENTRE);
+    } else if (text) {
+        /* a tag beside the car: its colour with the number */
+        int w = rnd_text_width(text, RND_FONT_SMALL, num) + 6, h = rnd_text_height(text, RND_FONT_SMALL);
+        float tx = sx + 7.0f, ty = sy - h - 5.0f;
+        rnd_fill_rect(r, tx, ty, (float)w, (float)h, rnd_rgba(10, 10, 10, 200));
+        rnd_fill_rect(r, tx, ty, 3.0f, (float)h, body);
+        rnd_text_draw(text, RND_FONT_SMALL, num, tx + 4.0f, ty, rnd_rgba(240, 240, 240, 255), RND_LEFT);
+    }
+}
+
+void rnd_cars_draw(SDL_Renderer *r, RndText *text, const RndCamera *cam, const RndFrame *frame, int selected,
+                   RndCarDraw *out)
+{
+    int n = sim_world_car_count(frame->world);
+    if (n > SIM_MAX_CARS)
+        n = SIM_MAX_CARS;
+    /* back to front in race order, so the leader is on top; the selected car last of all */
+    const int *order = sim_world_order(frame->world);
+    for (int i = 0; i < n; i++)
+        out[i].drawn = false;
+    for (int k = n - 1; k >= 0; k--) {
+        int id = order ? order[k] : k;
+        if (id < 0 || id >= n)
+            continue;
+        if (id == selected)
+            continue;
+        const SimCar *car = sim_world_car(frame->world, id);
+        rnd_car_draw_one(r, text, cam, car, rnd_pose_lerp(frame->prev, car, frame->alpha), false, &out[id]);
+    }
+    if (selected >= 0 && selected < n) {
+        const SimCar *car = sim_world_car(frame->world, selected);
+        rnd_car_draw_one(r, text, cam, car, rnd_pose_lerp(frame->prev, car, frame->alpha), true, &out[selected]);
+    }
+}

@@ -1,0 +1,471 @@
+/* rnd_hud.c: the heads-up display: standings tower, race info (lap, clock, sim speed), event ticker, help overlay
+ * and the results screen. Gaps in the tower are real time gaps: the HUD records when the leading position first
+ * reached each distance mark, and a car's gap is the time since the leader was where the car is now. */
+#include "rnd_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RND_TOWER_X 10.0f
+#define RND_TOWER_Y 10.0f
+#define RND_PAD 6.0f
+
+static const RndRgba rnd_panel_bg = {RND_HUD_BG_RGB, 215};
+static const RndRgba rnd_text_main = {235, 235, 240, 255};
+static const RndRgba rnd_text_dim = {150, 155, 170, 255};
+static const RndRgba rnd_text_accent = {255, 205, 60, 255};
+
+/* ---- timing and events --------------------------------------------------------------------------------------- */
+
+void rnd_hud_reset(RndHudState *hud)
+{
+    double *keep = hud->lead_time_s;
+    int cap = hud->lead_cap;
+    *hud = (RndHudState){0};
+    hud->lead_time_s = keep;
+    hud->lead_cap = cap;
+    hud->last_event_tick = -1;
+}
+
+void rnd_hud_free(RndHudState *hud)
+{
+    free(hud->lead_time_s);
+    *hud = (RndHudState){0};
+}
+
+static const char *rnd_car_label(const SimWorld *world, int id, char *buf, size_t len)
+{
+    if (id < 0 || id >= sim_world_car_count(world)) {
+        snprintf(buf, len, "?");
+        return buf;
+    }
+    const SimCar *c = sim_world_car(world, id);
+    snprintf(buf, len, "#%d %.14s", c->number, c->name);
+    return buf;
+}
+
+/* The ticker line for an event, or false for events the ticker does not show (laps, off-track starts). */
+static bool rnd_event_text(const SimWorld *world, const SimEvent *ev, char *out, size_t len)
+{
+    char a[32], b[32];
+    rnd_car_label(world, ev->a, a, sizeof a);
+    rnd_car_label(world, ev->b, b, sizeof b);
+    switch (ev->type) {
+    case SIM_EV_OVERTAKE:
+        snprintf(out, len, "%s passes %s", a, b);
+        return true;
+    case SIM_EV_LAPPING:
+        snprintf(out, len, "%s laps %s", a, b);
+        return true;
+    case SIM_EV_COLLISION:
+        snprintf(out, len, "contact %s / %s, %.0f m/s", a, b, fmin(fmax(ev->value, 0.0), 999.0));
+        return true;
+    case SIM_EV_FINISH:
+        snprintf(out, len, "%s finishes", a);
+        return true;
+    case SIM_EV_RETIRE:
+        snprintf(out, len, "%s retires", a);
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void rnd_ticker_push(RndHudState *hud, double time_s, SimEventType type, const char *text)
+{
+    memmove(&hud->ticker[1], &hud->ticker[0], sizeof hud->ticker[0] * (RND_TICKER_LEN - 1));
+    hud->ticker[0].time_s = time_s;
+    hud->ticker[0].type = type;
+    snprintf(hud->ticker[0].text, sizeof hud->ticker[0].text, "%s", text);
+    if (hud->ticker_count < RND_TICKER_LEN)
+        hud->ticker_count++;
+}
+
+/* Events newer than the last observed tick, oldest first (works whether the list is per step or cumulative). */
+static void rnd_hud_collect_events(RndHudState *hud, const SimWorld *world)
+{
+    int count = 0;
+    const SimEvent *ev = sim_world_events(world, &count);
+    int first = count;
+    while (first > 0 && ev[first - 1].tick > hud->last_event_tick)
+        first--;
+    double dt = sim_world_def(world)->tick_hz > 0 ? 1.0 / sim_world_def(world)->tick_hz : 0.01;
+    for (int i = first; i < count; i++) {
+        char text[RND_TICKER_TEXT];
+        if (rnd_event_text(world, &ev[i], text, sizeof text))
+            rnd_ticker_push(hud, ev[i].tick * dt, ev[i].type, text);
+    }
+    hud->last_event_tick = sim_world_tick(world);
+}
+
+static bool rnd_hud_grow(RndHudState *hud, int need)
+{
+    if (need <= hud->lead_cap)
+        return true;
+    int cap = hud->lead_cap ? hud->lead_cap : 1024;
+    while (cap < need)
+        cap *= 2;
+    double *p = realloc(hud->lead_time_s, sizeof(double) * (size_t)cap);
+    if (!p)
+        return false;
+    hud->lead_time_s = p;
+    hud->lead_cap = cap;
+    return true;
+}
+
+/* Records the time the leading car reached every mark passed since the last call, interpolated in the step. */
+static void rnd_hud_record_leader(RndHudState *hud, const SimWorld *world)
+{
+    double now = sim_world_time(world);
+    double dist = -1.0;
+    /* the furthest car, not order[0]: the order confirms passes with a delay */
+    for (int i = 0; i < sim_world_car_count(world); i++) {
+        const SimCar *c = sim_world_car(world, i);
+        if (c->status == SIM_RUNNING && c->race_dist_m > dist)
+            dist = c->race_dist_m;
+    }
+    if (dist < 0.0 || dist > 1e7)
+        return;
+    int marks = (int)(dist / RND_GAP_STEP_M) + 1;
+    if (marks <= hud->lead_marks || !rnd_hud_grow(hud, marks))
+        return;
+    double prev_t = hud->lead_marks > 0 ? hud->lead_time_s[hud->lead_marks - 1] : now;
+    double prev_d = (hud->lead_marks - 1) * RND_GAP_STEP_M;
+    for (int m = hud->lead_marks; m < marks; m++) {
+        double d = m * RND_GAP_STEP_M;
+        double f = dist > prev_d ? (d - prev_d) / (dist - prev_d) : 1.0;
+        f = f < 0.0 ? 0.0 : f > 1.0 ? 1.0 : f;
+        hud->lead_time_s[m] = hud->lead_marks > 0 ? prev_t + (now - prev_t) * f : now;
+    }
+    hud->lead_marks = marks;
+}
+
+void rnd_hud_observe(RndHudState *hud, const SimWorld *world)
+{
+    rnd_hud_collect_events(hud, world);
+    rnd_hud_record_leader(hud, world);
+    hud->last_time_s = sim_world_time(world);
+}
+
+/* ---- formatting ------------------------------------------------------------------------------------------------ */
+
+void rnd_format_time(char *buf, size_t len, double t_s, int decimals)
+{
+    if (!(t_s >= 0.0) || t_s > 1e7) {
+        snprintf(buf, len, "--");
+        return;
+    }
+    /* truncate to the digits shown, as a race clock does, so 59.96 s never prints as "60.0" */
+    double unit = pow(10.0, -decimals);
+    double t = floor(t_s / unit + 1e-9) * unit;
+    int minutes = (int)(t / 60.0);
+    double sec = t - 60.0 * minutes;
+    if (minutes > 0)
+        snprintf(buf, len, "%d:%0*.*f", minutes, decimals > 0 ? decimals + 3 : 2, decimals, sec);
+    else
+        snprintf(buf, len, "%.*f", decimals, sec);
+}
+
+static void rnd_gap_text(const RndHudState *hud, const SimWorld *world, int pos, char *buf, size_t len)
+{
+    const int *order = sim_world_order(world);
+    const SimCar *car = sim_world_car(world, order[pos]);
+    const SimCar *lead = sim_world_car(world, order[0]);
+    if (car->status == SIM_DNF) {
+        snprintf(buf, len, "DNF");
+        return;
+    }
+    if (pos == 0) {
+        snprintf(buf, len, car->status == SIM_FINISHED ? "FINISH" : "LEADER");
+        return;
+    }
+    if (car->status == SIM_FINISHED && lead->status == SIM_FINISHED) {
+        snprintf(buf, len, "+%.3f", car->finish_time_s - lead->finish_time_s);
+        return;
+    }
+    double lap_m = trk_length(sim_world_track(world));
+    double behind_m = lead->race_dist_m - car->race_dist_m;
+    if (lead->status != SIM_FINISHED && lap_m > 0.0 && behind_m >= lap_m) {
+        int laps = (int)(behind_m / lap_m);
+        snprintf(buf, len, "+%d lap%s", laps, laps > 1 ? "s" : "");
+        return;
+    }
+    double m = car->race_dist_m / RND_GAP_STEP_M;
+    int i = (int)floor(m);
+    if (car->race_dist_m < 0.0 || hud->lead_marks < 2) {
+        snprintf(buf, len, "--");
+        return;
+    }
+    if (i + 1 >= hud->lead_marks) { /* level with the furthest point the leader has reached */
+        snprintf(buf, len, "+0.0");
+        return;
+    }
+    double t_lead = hud->lead_time_s[i] + (hud->lead_time_s[i + 1] - hud->lead_time_s[i]) * (m - i);
+    snprintf(buf, len, "+%.1f", sim_world_time(world) - t_lead);
+}
+
+/* ---- standings tower ------------------------------------------------------------------------------------------- */
+
+int rnd_hud_tower_width(RndText *text)
+{
+    return rnd_text_width(text, RND_FONT_NORMAL, "00 000 MMMMMMMMMMMM +00.0 0:00.00") + 48;
+}
+
+static int rnd_lap_now(const SimWorld *world)
+{
+    const int *order = sim_world_order(world);
+    if (!order || sim_world_car_count(world) == 0)
+        return 0;
+    int lap = sim_world_car(world, order[0])->laps + 1;
+    int laps = sim_world_def(world)->laps;
+    return laps > 0 && lap > laps ? laps : lap;
+}
+
+/* The standings from y down, leaving `reserve_px` at the bottom of the window; returns the bottom edge. */
+static float rnd_hud_tower(SDL_Renderer *r, RndText *text, const RndHudState *hud, const RndFrame *frame,
+                           int selected, float y, float reserve_px, int view_h)
+{
+    const SimWorld *world = frame->world;
+    int n = sim_world_car_count(world);
+    const int *order = sim_world_order(world);
+    float w = (float)rnd_hud_tower_width(text);
+    float row_h = (float)rnd_text_height(text, RND_FONT_NORMAL) + 2.0f;
+    float head_h = (float)rnd_text_height(text, RND_FONT_BOLD) + 2.0f * RND_PAD;
+    int rows = n;
+    int fit = (int)((view_h - y - head_h - reserve_px) / row_h);
+    if (rows > fit)
+        rows = fit > 1 ? fit - 1 : 0; /* one row for "+N more" */
+    float x = RND_TOWER_X, y0 = y;
+    float panel_h = head_h + (rows + (rows < n)) * row_h + RND_PAD;
+    rnd_fill_rect(r, x, y, w, panel_h, rnd_panel_bg);
+    char buf[96];
+    int laps = sim_world_def(world)->laps;
+    if (laps > 0)
+        snprintf(buf, sizeof buf, "LAP %d / %d", rnd_lap_now(world), laps);
+    else
+        snprintf(buf, sizeof buf, "LAP %d", rnd_lap_now(world));
+    rnd_text_draw(text, RND_FONT_BOLD, buf, x + RND_PAD, y + RND_PAD, rnd_text_accent, RND_LEFT);
+    rnd_text_draw(text, RND_FONT_SMALL, "gap      last", x + w - RND_PAD, y + RND_PAD + 2, rnd_text_dim, RND_RIGHT);
+    y += head_h;
+    float col_num = x + 32.0f, col_name = col_num + (float)rnd_text_width(text, RND_FONT_NORMAL, "000") + 8.0f;
+    float col_last = x + w - RND_PAD;
+    float col_gap = col_last - (float)rnd_text_width(text, RND_FONT_NORMAL, "0:00.00") - 10.0f;
+    for (int k = 0; k < rows && order; k++) {
+        const SimCar *c = sim_world_car(world, order[k]);
+        float ry = y + k * row_h;
+        if (c->id == selected)
+            rnd_fill_rect(r, x + 2, ry, w - 4, row_h, rnd_rgba(255, 255, 255, 40));
+        RndRgba fg = c->status == SIM_DNF ? rnd_text_dim : rnd_text_main;
+        snprintf(buf, sizeof buf, "%d", k + 1);
+        rnd_text_draw(text, RND_FONT_NORMAL, buf, x + 24.0f, ry, fg, RND_RIGHT);
+        rnd_fill_rect(r, col_num - 4.0f, ry + 2.0f, 3.0f, row_h - 4.0f,
+                      rnd_rgba(c->colour[0], c->colour[1], c->colour[2], 255));
+        snprintf(buf, sizeof buf, "%d", c->number);
+        rnd_text_draw(text, RND_FONT_BOLD, buf, col_num, ry, fg, RND_LEFT);
+        snprintf(buf, sizeof buf, "%.12s", c->name);
+        rnd_text_draw(text, RND_FONT_NORMAL, buf, col_name, ry, fg, RND_LEFT);
+        rnd_gap_text(hud, world, k, buf, sizeof buf);
+        rnd_text_draw(text, RND_FONT_NORMAL, buf, col_gap, ry, fg, RND_RIGHT);
+        if (c->last_lap_s > 0.0) {
+            rnd_format_time(buf, sizeof buf, c->last_lap_s, 2);
+            bool best = c->best_lap_s > 0.0 && c->last_lap_s <= c->best_lap_s;
+            rnd_text_draw(text, RND_FONT_NORMAL, buf, col_last, ry, best ? rnd_rgba(120, 230, 120, 255) : fg,
+                          RND_RIGHT);
+        }
+    }
+    if (rows < n) {
+        snprintf(buf, sizeof buf, "+%d more", n - rows);
+        rnd_text_draw(text, RND_FONT_SMALL, buf, x + RND_PAD, y + rows * row_h, rnd_text_dim, RND_LEFT);
+    }
+    return y0 + panel_h;
+}
+
+/* ---- race info and ticker -------------------------------------------------------------------------------------- */
+
+static void rnd_speed_label(const RndUi *ui, char *buf, size_t len)
+{
+    double f = rnd_speed_factor(ui->speed_index);
+    if (f < 1.0)
+        snprintf(buf, len, "speed 1/%dx", (int)(1.0 / f + 0.5));
+    else
+        snprintf(buf, len, "speed %dx", (int)f);
+}
+
+/* Race clock, sim speed, camera mode and track name at the top of the left column; returns the bottom edge. */
+static float rnd_hud_info(SDL_Renderer *r, RndText *text, const RndFrame *frame, const RndUi *ui,
+                          const RndCamera *cam)
+{
+    const SimWorld *world = frame->world;
+    float w = (float)rnd_hud_tower_width(text), x = RND_TOWER_X, y = RND_TOWER_Y;
+    float big_h = (float)rnd_text_height(text, RND_FONT_BIG), line_h = (float)rnd_text_height(text, RND_FONT_NORMAL);
+    float h = RND_PAD * 2 + big_h + 2 * line_h;
+    rnd_fill_rect(r, x, y, w, h, rnd_panel_bg);
+    char buf[96];
+    rnd_format_time(buf, sizeof buf, sim_world_time(world), 1);
+    rnd_text_draw(text, RND_FONT_BIG, buf, x + RND_PAD, y + RND_PAD, rnd_text_main, RND_LEFT);
+    if (ui->paused)
+        rnd_text_draw(text, RND_FONT_BOLD, "PAUSED", x + w - RND_PAD, y + RND_PAD + 4, rnd_text_accent, RND_RIGHT);
+    rnd_speed_label(ui, buf, sizeof buf);
+    rnd_text_draw(text, RND_FONT_NORMAL, buf, x + RND_PAD, y + RND_PAD + big_h, rnd_text_main, RND_LEFT);
+    static const char *const modes[] = {"overview", "follow", "free"};
+    snprintf(buf, sizeof buf, "cam %s", modes[cam->mode]);
+    rnd_text_draw(text, RND_FONT_NORMAL, buf, x + w - RND_PAD, y + RND_PAD + big_h, rnd_text_dim, RND_RIGHT);
+    snprintf(buf, sizeof buf, "%.28s", trk_name(sim_world_track(world)));
+    rnd_text_draw(text, RND_FONT_SMALL, buf, x + RND_PAD, y + RND_PAD + big_h + line_h, rnd_text_dim, RND_LEFT);
+    return y + h;
+}
+
+static RndRgba rnd_event_colour(SimEventType type)
+{
+    switch (type) {
+    case SIM_EV_COLLISION:
+        return rnd_rgba(255, 110, 90, 255);
+    case SIM_EV_OVERTAKE:
+        return rnd_rgba(130, 210, 255, 255);
+    case SIM_EV_FINISH:
+        return rnd_rgba(255, 220, 90, 255);
+    default:
+        return rnd_text_main;
+    }
+}
+
+static float rnd_ticker_height(RndText *text)
+{
+    return RND_PAD * 2 + RND_TICKER_LEN * (float)rnd_text_height(text, RND_FONT_SMALL);
+}
+
+static void rnd_hud_ticker(SDL_Renderer *r, RndText *text, const RndHudState *hud, float y)
+{
+    if (hud->ticker_count == 0)
+        return;
+    float line_h = (float)rnd_text_height(text, RND_FONT_SMALL);
+    float w = (float)rnd_hud_tower_width(text), x = RND_TOWER_X;
+    rnd_fill_rect(r, x, y, w, RND_PAD * 2 + hud->ticker_count * line_h, rnd_panel_bg);
+    SDL_Rect clip = {(int)x, (int)y, (int)w - 4, (int)(RND_PAD * 2 + hud->ticker_count * line_h)};
+    SDL_RenderSetClipRect(r, &clip); /* long names are cut at the panel's edge */
+    for (int i = 0; i < hud->ticker_count; i++) {
+        const RndTickerItem *it = &hud->ticker[i];
+        char stamp[32];
+        rnd_format_time(stamp, sizeof stamp, it->time_s, 0);
+        float ly = y + RND_PAD + i * line_h;
+        rnd_text_draw(text, RND_FONT_SMALL, stamp, x + 44.0f, ly, rnd_text_dim, RND_RIGHT);
+        RndRgba c = rnd_event_colour(it->type);
+        if (i >= 3)
+            c.a = 170; /* older lines fade */
+        rnd_text_draw(text, RND_FONT_SMALL, it->text, x + 52.0f, ly, c, RND_LEFT);
+    }
+    SDL_RenderSetClipRect(r, NULL);
+}
+
+void rnd_hud_draw(SDL_Renderer *r, RndText *text, const RndHudState *hud, const RndFrame *frame, const RndUi *ui,
+                  const RndCamera *cam, int view_w, int view_h)
+{
+    (void)view_w;
+    float y = rnd_hud_info(r, text, frame, ui, cam) + 6.0f;
+    float reserve = rnd_ticker_height(text) + 30.0f;
+    y = rnd_hud_tower(r, text, hud, frame, ui->selected, y, reserve, view_h) + 6.0f;
+    rnd_hud_ticker(r, text, hud, y);
+    rnd_text_draw(text, RND_FONT_SMALL, "h: help", 12.0f, view_h - rnd_text_height(text, RND_FONT_SMALL) - 6.0f,
+                  rnd_text_dim, RND_LEFT);
+}
+
+/* ---- help and results ----------------------------------------------------------------------------------------- */
+
+static const char *const rnd_help_lines[][2] = {
+    {"space", "pause / resume"},
+    {".", "one tick while paused"},
+    {"+  -", "sim speed (1/4x .. 64x)"},
+    {"Tab / click", "select a car (shift+Tab: previous)"},
+    {"c", "camera: overview / follow selected"},
+    {"wheel, drag", "zoom about the cursor, pan"},
+    {"m", "context-map inspector of the selected car"},
+    {"s", "screenshot (racesim-TICK.bmp)"},
+    {"r", "restart with the same seed"},
+    {"Enter", "hide / show the results at the end"},
+    {"h", "this help"},
+    {"Esc", "quit"},
+};
+
+void rnd_hud_draw_help(SDL_Renderer *r, RndText *text, int view_w, int view_h)
+{
+    int n = (int)(sizeof rnd_help_lines / sizeof rnd_help_lines[0]);
+    float line_h = (float)rnd_text_height(text, RND_FONT_NORMAL) + 2.0f;
+    float w = 460.0f, h = 2 * RND_PAD + rnd_text_height(text, RND_FONT_BOLD) + 8.0f + (n + 1) * line_h;
+    float x = (view_w - w) * 0.5f, y = (view_h - h) * 0.5f;
+    rnd_fill_rect(r, x, y, w, h, rnd_rgba(RND_HUD_BG_RGB, 235));
+    rnd_outline_rect(r, x, y, w, h, rnd_text_dim);
+    rnd_text_draw(text, RND_FONT_BOLD, "Controls", x + RND_PAD * 2, y + RND_PAD, rnd_text_accent, RND_LEFT);
+    float ly = y + RND_PAD + rnd_text_height(text, RND_FONT_BOLD) + 8.0f;
+    for (int i = 0; i < n; i++) {
+        rnd_text_draw(text, RND_FONT_BOLD, rnd_help_lines[i][0], x + 120.0f, ly + i * line_h, rnd_text_main,
+                      RND_RIGHT);
+        rnd_text_draw(text, RND_FONT_NORMAL, rnd_help_lines[i][1], x + 136.0f, ly + i * line_h, rnd_text_main,
+                      RND_LEFT);
+    }
+    char font[320];
+    snprintf(font, sizeof font, "font: %.280s (--font PATH)", rnd_text_font_path(text));
+    rnd_text_draw(text, RND_FONT_SMALL, font, x + RND_PAD * 2, ly + n * line_h + 2.0f, rnd_text_dim, RND_LEFT);
+}
+
+/* The headless results table, captured into memory so the screen shows exactly the same figures. */
+static char *rnd_results_text(const RndFrame *frame)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    if (frame->session) {
+        sim_results_print_table(frame->session, f);
+    } else {
+        const SimWorld *world = frame->world;
+        const int *order = sim_world_order(world);
+        for (int k = 0; k < sim_world_car_count(world) && order; k++) {
+            const SimCar *c = sim_world_car(world, order[k]);
+            fprintf(f, "%2d  #%-3d %-16s %3d laps\n", k + 1, c->number, c->name, c->laps);
+        }
+    }
+    fclose(f);
+    return buf;
+}
+
+void rnd_hud_draw_results(SDL_Renderer *r, RndText *text, const RndFrame *frame, int view_w, int view_h)
+{
+    char *table = rnd_results_text(frame);
+    if (!table)
+        return;
+    float line_h = (float)rnd_text_height(text, RND_FONT_MONO);
+    int lines = 0, widest = 0;
+    for (char *p = table; *p;) {
+        char *e = strchr(p, '\n');
+        if (e)
+            *e = '\0';
+        int w = rnd_text_width(text, RND_FONT_MONO, p);
+        widest = w > widest ? w : widest;
+        lines++;
+        p = e ? e + 1 : p + strlen(p);
+    }
+    float head = (float)rnd_text_height(text, RND_FONT_BIG) + 12.0f;
+    float w = widest + 40.0f, h = head + lines * line_h + 40.0f;
+    float x = (view_w - w) * 0.5f, y = (view_h - h) * 0.5f;
+    if (x < 0.0f)
+        x = 0.0f;
+    if (y < 0.0f)
+        y = 0.0f;
+    rnd_fill_rect(r, x, y, w, h, rnd_rgba(RND_HUD_BG_RGB, 240));
+    rnd_outline_rect(r, x, y, w, h, rnd_text_accent);
+    char title[96];
+    snprintf(title, sizeof title, "Results  -  %.40s", trk_name(sim_world_track(frame->world)));
+    rnd_text_draw(text, RND_FONT_BIG, title, x + 20.0f, y + 12.0f, rnd_text_accent, RND_LEFT);
+    float ly = y + 12.0f + head;
+    for (char *p = table; lines > 0; lines--) {
+        rnd_text_draw(text, RND_FONT_MONO, p, x + 20.0f, ly, rnd_text_main, RND_LEFT);
+        ly += line_h;
+        p += strlen(p) + 1;
+    }
+    rnd_text_draw(text, RND_FONT_SMALL, "r: race again    Esc: quit", x + w - 20.0f, y + h - 20.0f, rnd_text_dim,
+                  RND_RIGHT);
+    free(table);
+}

@@ -1,0 +1,151 @@
+/* rnd_internal.h: private layout of the render module, shared by its .c files (never included outside render/). */
+#ifndef RND_INTERNAL_H
+#define RND_INTERNAL_H
+
+#include "rnd.h"
+
+#define RND_PI 3.14159265358979323846
+
+/* ---- drawing primitives (rnd_draw.c) -------------------------------------------------------------------------- */
+
+typedef struct RndRgba {
+    Uint8 r, g, b, a;
+} RndRgba;
+
+static inline RndRgba rnd_rgba(Uint8 r, Uint8 g, Uint8 b, Uint8 a)
+{
+    RndRgba c = {r, g, b, a};
+    return c;
+}
+
+void rnd_fill_rect(SDL_Renderer *r, float x, float y, float w, float h, RndRgba c);
+void rnd_outline_rect(SDL_Renderer *r, float x, float y, float w, float h, RndRgba c);
+/* A convex quad given by four corners in order. */
+void rnd_fill_quad(SDL_Renderer *r, const float xy[8], RndRgba c);
+void rnd_fill_circle(SDL_Renderer *r, float cx, float cy, float radius, RndRgba c);
+void rnd_ring(SDL_Renderer *r, float cx, float cy, float radius, float thickness, RndRgba c);
+/* A thick line segment (a quad), so widths scale with zoom. */
+void rnd_thick_line(SDL_Renderer *r, float x0, float y0, float x1, float y1, float width_px, RndRgba c);
+
+/* ---- text (rnd_text.c) ---------------------------------------------------------------------------------------- */
+
+typedef enum RndFont {
+    RND_FONT_NORMAL = 0,
+    RND_FONT_SMALL,
+    RND_FONT_BOLD,
+    RND_FONT_BIG,
+    RND_FONT_MONO,
+    RND_FONT_COUNT
+} RndFont;
+typedef enum RndAlign { RND_LEFT = 0, RND_CENTRE, RND_RIGHT } RndAlign;
+
+typedef struct RndText RndText;
+
+RndText *rnd_text_create(SDL_Renderer *renderer, const char *font_path, int font_px, char *err, size_t err_len);
+void rnd_text_destroy(RndText *text);
+/* Draws a string with its top at y and x at its left/centre/right; returns its width in pixels. */
+int rnd_text_draw(RndText *text, RndFont font, const char *s, float x, float y, RndRgba c, RndAlign align);
+int rnd_text_width(RndText *text, RndFont font, const char *s);
+int rnd_text_height(const RndText *text, RndFont font); /* line height, px */
+/* Where the font came from, for the help overlay. */
+const char *rnd_text_font_path(const RndText *text);
+
+/* ---- track geometry (rnd_track.c) ----------------------------------------------------------------------------- */
+
+/* The track sampled once in world coordinates; each frame transforms it to the screen. */
+typedef struct RndTrackGeom {
+    const TrkTrack *track;
+    int n;                 /* samples around the lap (the ribbon closes from n-1 back to 0) */
+    double *s_m;
+    double *cx, *cy;       /* centre line */
+    double *nx, *ny;       /* unit normal, left */
+    double *left_m, *right_m;
+    double *line_d_m;      /* racing line */
+    unsigned char *kerb;   /* 1 where a kerb is drawn on that side: bit 0 left, bit 1 right */
+    double min_x_m, min_y_m, max_x_m, max_y_m;
+    double max_half_width_m;
+    /* per-frame scratch: the segments drawn (from sample, to sample) and the vertices */
+    int *seg_from, *seg_to;
+    int seg_count;
+    SDL_Vertex *verts;
+    int *indices;
+    int vert_cap, index_cap;
+} RndTrackGeom;
+
+int rnd_track_build(RndTrackGeom *geom, const TrkTrack *track);
+void rnd_track_free(RndTrackGeom *geom);
+void rnd_track_draw(RndTrackGeom *geom, SDL_Renderer *r, const RndCamera *cam);
+
+/* ---- cars (rnd_cars.c) ----------------------------------------------------------------------------------------- */
+
+typedef struct RndCarDraw {
+    bool drawn;
+    float sx, sy;
+} RndCarDraw;
+
+void rnd_cars_draw(SDL_Renderer *r, RndText *text, const RndCamera *cam, const RndFrame *frame, int selected,
+                   RndCarDraw *out);
+
+/* ---- HUD (rnd_hud.c) ------------------------------------------------------------------------------------------ */
+
+#define RND_TICKER_LEN 6
+#define RND_TICKER_TEXT 128
+#define RND_GAP_STEP_M 5.0 /* resolution of the leader's timing table */
+
+typedef struct RndTickerItem {
+    double time_s;
+    SimEventType type;
+    char text[RND_TICKER_TEXT];
+} RndTickerItem;
+
+/* What the HUD remembers between frames: recent events and when the leader passed each distance mark, so the
+ * tower shows real time gaps (the time since the leader was where this car is now). */
+typedef struct RndHudState {
+    RndTickerItem ticker[RND_TICKER_LEN];
+    int ticker_count;           /* newest at index 0 */
+    long last_event_tick;       /* events up to this tick are already in the ticker */
+    int seen_events;            /* events already read when the list is cumulative */
+    double *lead_time_s;        /* time the leader first reached mark i * RND_GAP_STEP_M */
+    int lead_marks, lead_cap;
+    double last_time_s;
+} RndHudState;
+
+void rnd_hud_reset(RndHudState *hud);
+void rnd_hud_free(RndHudState *hud);
+void rnd_hud_observe(RndHudState *hud, const SimWorld *world);
+/* Width of the standings tower for the camera's inset. */
+int rnd_hud_tower_width(RndText *text);
+void rnd_hud_draw(SDL_Renderer *r, RndText *text, const RndHudState *hud, const RndFrame *frame, const RndUi *ui,
+                  const RndCamera *cam, int view_w, int view_h);
+void rnd_hud_draw_help(SDL_Renderer *r, RndText *text, int view_w, int view_h);
+void rnd_hud_draw_results(SDL_Renderer *r, RndText *text, const RndFrame *frame, int view_w, int view_h);
+/* Formats a time as m:ss.mmm (or s.mmm below a minute). */
+void rnd_format_time(char *buf, size_t len, double t_s, int decimals);
+
+/* ---- the context-map inspector (rnd_inspector.c) ---------------------------------------------------------------- */
+
+/* The selected car's maps: the override, else its driver's debug, else NULL. */
+const DrvDebug *rnd_inspector_debug(const RndFrame *frame, int car_id);
+const char *rnd_resolver_name(DrvResolver resolver);
+int rnd_inspector_panel_height(RndText *text);
+void rnd_inspector_draw_panel(SDL_Renderer *r, RndText *text, const RndFrame *frame, int car_id, int view_w,
+                              int view_h);
+void rnd_inspector_draw_overlay(SDL_Renderer *r, const RndCamera *cam, const RndFrame *frame, int car_id);
+
+/* ---- the view (rnd_view.c) --------------------------------------------------------------------------------------- */
+
+struct RndView {
+    SDL_Renderer *renderer;
+    RndText *text;
+    RndTrackGeom geom;
+    RndCamera cam;
+    RndUi ui;
+    RndHudState hud;
+    RndCarDraw cars[SIM_MAX_CARS];
+    int car_count;
+    bool dragging;
+    bool drag_moved;
+    float drag_x, drag_y;
+};
+
+#endif

@@ -1,0 +1,284 @@
+/* rnd_view.c: the public face of the render module. A RndView owns the renderer-side resources and the UI state,
+ * turns input events into camera moves, selections and requests for the window loop, and draws a frame in layers:
+ * grass, track, map overlay, cars, HUD, inspector panel, results, help. */
+#include "rnd_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define RND_CLICK_RADIUS_PX 24.0f
+#define RND_DRAG_THRESHOLD_PX 3.0f
+#define RND_WHEEL_ZOOM 1.15
+
+double rnd_speed_factor(int speed_index)
+{
+    static const double factors[RND_SPEED_COUNT] = {0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0};
+    int i = speed_index < 0 ? 0 : speed_index >= RND_SPEED_COUNT ? RND_SPEED_COUNT - 1 : speed_index;
+    return factors[i];
+}
+
+RndViewDef rnd_default_view_def(void)
+{
+    RndViewDef def = {NULL, 14};
+    return def;
+}
+
+/* ---- lifetime -------------------------------------------------------------------------------------------------- */
+
+RndView *rnd_view_create(SDL_Renderer *renderer, const RndViewDef *def, char *err, size_t err_len)
+{
+    RndViewDef d = def ? *def : rnd_default_view_def();
+    RndView *view = calloc(1, sizeof *view);
+    if (!view) {
+        snprintf(err, err_len, "out of memory");
+        return NULL;
+    }
+    view->renderer = renderer;
+    view->text = rnd_text_create(renderer, d.font_path, d.font_px, err, err_len);
+    if (!view->text) {
+        free(view);
+        return NULL;
+    }
+    view->ui.speed_index = RND_SPEED_1X;
+    view->ui.selected = 0;
+    view->ui.inspector = true;
+    view->cam.mode = RND_CAM_OVERVIEW;
+    view->hud.last_event_tick = -1;
+    return view;
+}
+
+void rnd_view_destroy(RndView *view)
+{
+    if (!view)
+        return;
+    rnd_track_free(&view->geom);
+    rnd_hud_free(&view->hud);
+    rnd_text_destroy(view->text);
+    free(view);
+}
+
+/* The screen area the HUD column and the inspector panel cover, which the overview keeps the track out of. */
+static void rnd_view_insets(RndView *view, bool has_selection)
+{
+    view->cam.inset_left_px = rnd_hud_tower_width(view->text) + 10;
+    view->cam.inset_bottom_px = view->ui.inspector && has_selection ? rnd_inspector_panel_height(view->text) + 10 : 0;
+}
+
+void rnd_view_reset(RndView *view, const SimWorld *world)
+{
+    rnd_track_build(&view->geom, sim_world_track(world));
+    int w = 0, h = 0;
+    SDL_GetRendererOutputSize(view->renderer, &w, &h);
+    view->cam.view_w = w;
+    view->cam.view_h = h;
+    rnd_view_insets(view, view->ui.selected >= 0);
+    rnd_camera_init(&view->cam, view->geom.min_x_m, view->geom.min_y_m, view->geom.max_x_m, view->geom.max_y_m);
+    rnd_hud_reset(&view->hud);
+    view->car_count = 0;
+    if (view->ui.selected >= sim_world_car_count(world))
+        view->ui.selected = sim_world_car_count(world) > 0 ? 0 : -1;
+}
+
+void rnd_view_observe(RndView *view, const SimWorld *world) { rnd_hud_observe(&view->hud, world); }
+
+RndUi *rnd_view_ui(RndView *view) { return &view->ui; }
+
+RndCamera *rnd_view_camera(RndView *view) { return &view->cam; }
+
+bool rnd_view_car_screen_pos(const RndView *view, int car_id, float *sx, float *sy)
+{
+    if (car_id < 0 || car_id >= view->car_count || !view->cars[car_id].drawn)
+        return false;
+    *sx = view->cars[car_id].sx;
+    *sy = view->cars[car_id].sy;
+    return true;
+}
+
+/* ---- input ----------------------------------------------------------------------------------------------------- */
+
+/* The next car in race order after the selected one (dir = +1) or before it (dir = -1). */
+static void rnd_view_cycle(RndView *view, const SimWorld *world, int dir)
+{
+    int n = sim_world_car_count(world);
+    const int *order = sim_world_order(world);
+    if (n <= 0 || !order)
+        return;
+    int pos = 0;
+    for (int k = 0; k < n; k++)
+        if (order[k] == view->ui.selected)
+            pos = k;
+    view->ui.selected = order[((pos + dir) % n + n) % n];
+}
+
+static void rnd_view_click(RndView *view, float x, float y)
+{
+    int best = -1;
+    float best_d2 = RND_CLICK_RADIUS_PX * RND_CLICK_RADIUS_PX;
+    for (int i = 0; i < view->car_count; i++) {
+        if (!view->cars[i].drawn)
+            continue;
+        float dx = view->cars[i].sx - x, dy = view->cars[i].sy - y;
+        if (dx * dx + dy * dy < best_d2) {
+            best_d2 = dx * dx + dy * dy;
+            best = i;
+        }
+    }
+    if (best >= 0)
+        view->ui.selected = best;
+}
+
+static void rnd_view_key(RndView *view, const SDL_KeyboardEvent *key, const RndFrame *frame, RndActions *out)
+{
+    RndUi *ui = &view->ui;
+    switch (key->keysym.sym) {
+    case SDLK_ESCAPE:
+    case SDLK_q:
+        out->quit = true;
+        break;
+    case SDLK_SPACE:
+        ui->paused = !ui->paused;
+        break;
+    case SDLK_PERIOD:
+        if (ui->paused)
+            out->step_once = true;
+        break;
+    case SDLK_PLUS:
+    case SDLK_EQUALS:
+    case SDLK_KP_PLUS:
+        ui->speed_index = ui->speed_index + 1 < RND_SPEED_COUNT ? ui->speed_index + 1 : ui->speed_index;
+        break;
+    case SDLK_MINUS:
+    case SDLK_KP_MINUS:
+        ui->speed_index = ui->speed_index > 0 ? ui->speed_index - 1 : 0;
+        break;
+    case SDLK_TAB:
+        rnd_view_cycle(view, frame->world, (key->keysym.mod & KMOD_SHIFT) ? -1 : 1);
+        break;
+    case SDLK_c:
+        view->cam.mode = view->cam.mode == RND_CAM_FOLLOW ? RND_CAM_OVERVIEW : RND_CAM_FOLLOW;
+        rnd_camera_update(&view->cam, view->cam.view_w, view->cam.view_h);
+        break;
+    case SDLK_m:
+        ui->inspector = !ui->inspector;
+        break;
+    case SDLK_h:
+        ui->help = !ui->help;
+        break;
+    case SDLK_s:
+        out->screenshot = true;
+        break;
+    case SDLK_r:
+        out->restart = true;
+        break;
+    case SDLK_RETURN:
+        ui->results_hidden = !ui->results_hidden;
+        break;
+    default:
+        break;
+    }
+}
+
+void rnd_view_handle_event(RndView *view, const SDL_Event *ev, const RndFrame *frame, RndActions *out)
+{
+    switch (ev->type) {
+    case SDL_QUIT:
+        out->quit = true;
+        break;
+    case SDL_KEYDOWN:
+        rnd_view_key(view, &ev->key, frame, out);
+        break;
+    case SDL_MOUSEWHEEL: {
+        int mx = 0, my = 0;
+        SDL_GetMouseState(&mx, &my);
+        double f = ev->wheel.y > 0 ? RND_WHEEL_ZOOM : ev->wheel.y < 0 ? 1.0 / RND_WHEEL_ZOOM : 1.0;
+        rnd_camera_zoom_at(&view->cam, f, (float)mx, (float)my);
+        break;
+    }
+    case SDL_MOUSEBUTTONDOWN:
+        if (ev->button.button == SDL_BUTTON_LEFT) {
+            view->dragging = true;
+            view->drag_moved = false;
+            view->drag_x = (float)ev->button.x;
+            view->drag_y = (float)ev->button.y;
+        }
+        break;
+    case SDL_MOUSEMOTION:
+        if (view->dragging) {
+            float dx = ev->motion.x - view->drag_x, dy = ev->motion.y - view->drag_y;
+            if (view->drag_moved || dx * dx + dy * dy > RND_DRAG_THRESHOLD_PX * RND_DRAG_THRESHOLD_PX) {
+                view->drag_moved = true;
+                rnd_camera_pan(&view->cam, dx, dy);
+                view->drag_x = (float)ev->motion.x;
+                view->drag_y = (float)ev->motion.y;
+            }
+        }
+        break;
+    case SDL_MOUSEBUTTONUP:
+        if (ev->button.button == SDL_BUTTON_LEFT && view->dragging) {
+            if (!view->drag_moved)
+                rnd_view_click(view, (float)ev->button.x, (float)ev->button.y);
+            view->dragging = false;
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* ---- drawing --------------------------------------------------------------------------------------------------- */
+
+void rnd_view_draw(RndView *view, const RndFrame *frame)
+{
+    SDL_Renderer *r = view->renderer;
+    const SimWorld *world = frame->world;
+    int w = 0, h = 0;
+    SDL_GetRendererOutputSize(r, &w, &h);
+    if (view->geom.track != sim_world_track(world))
+        rnd_view_reset(view, world);
+    int n = sim_world_car_count(world);
+    view->car_count = n < SIM_MAX_CARS ? n : SIM_MAX_CARS;
+    int sel = view->ui.selected >= 0 && view->ui.selected < view->car_count ? view->ui.selected : -1;
+    rnd_view_insets(view, sel >= 0);
+    rnd_camera_update(&view->cam, w, h);
+    if (view->cam.mode == RND_CAM_FOLLOW && sel >= 0) {
+        RndPose p = rnd_pose_lerp(frame->prev, sim_world_car(world, sel), frame->alpha);
+        rnd_camera_centre(&view->cam, p.x_m, p.y_m);
+    }
+    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
+    SDL_SetRenderDrawColor(r, RND_GRASS_RGB, 255);
+    SDL_RenderClear(r);
+    rnd_track_draw(&view->geom, r, &view->cam);
+    if (view->ui.inspector && sel >= 0)
+        rnd_inspector_draw_overlay(r, &view->cam, frame, sel);
+    rnd_cars_draw(r, view->text, &view->cam, frame, sel, view->cars);
+    rnd_hud_draw(r, view->text, &view->hud, frame, &view->ui, &view->cam, w, h);
+    if (view->ui.inspector && sel >= 0)
+        rnd_inspector_draw_panel(r, view->text, frame, sel, w, h);
+    if (sim_world_done(world) && !view->ui.results_hidden)
+        rnd_hud_draw_results(r, view->text, frame, w, h);
+    if (view->ui.help)
+        rnd_hud_draw_help(r, view->text, w, h);
+}
+
+/* ---- screenshots ----------------------------------------------------------------------------------------------- */
+
+int rnd_save_bmp(SDL_Renderer *renderer, const char *path, char *err, size_t err_len)
+{
+    int w = 0, h = 0;
+    if (SDL_GetRendererOutputSize(renderer, &w, &h) != 0 || w <= 0 || h <= 0) {
+        snprintf(err, err_len, "cannot read the renderer's size: %s", SDL_GetError());
+        return -1;
+    }
+    SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 24, SDL_PIXELFORMAT_BGR24);
+    if (!surf) {
+        snprintf(err, err_len, "cannot create a surface: %s", SDL_GetError());
+        return -1;
+    }
+    int rc = SDL_RenderReadPixels(renderer, NULL, SDL_PIXELFORMAT_BGR24, surf->pixels, surf->pitch);
+    if (rc == 0)
+        rc = SDL_SaveBMP(surf, path);
+    if (rc != 0)
+        snprintf(err, err_len, "%s: cannot write the screenshot: %s", path, SDL_GetError());
+    SDL_FreeSurface(surf);
+    return rc == 0 ? 0 : -1;
+}

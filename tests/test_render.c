@@ -1,0 +1,485 @@
+/* test_render.c: the viewer draws what it should. Frames are drawn with the software renderer into an in-memory
+ * surface (no display needed) and checked pixel by pixel: asphalt on the track, grass away from it, each car's
+ * colour where the camera puts the car, text in the standings tower, the inspector's bars when it is on. */
+#include "../render/rnd.h"
+#include "tst.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define W 960
+#define H 640
+
+static const uint8_t car_a_rgb[3] = {255, 0, 255}; /* colours nothing else on screen uses */
+static const uint8_t car_b_rgb[3] = {0, 230, 255};
+
+typedef struct Fixture {
+    TrkTrack *track;
+    SimWorld *world;
+    SDL_Surface *surface;
+    SDL_Renderer *renderer;
+    RndView *view;
+} Fixture;
+
+/* A rounded rectangle, 400 m x 200 m, 14 m wide. */
+static TrkTrack *make_track(void)
+{
+    TrkPointDef pts[24];
+    int n = 0;
+    for (int i = 0; i < 24; i++) {
+        double a = 2.0 * 3.14159265358979 * i / 24;
+        double c = cos(a), s = sin(a);
+        /* a superellipse: straighter sides than an ellipse */
+        double x = 200.0 * copysign(pow(fabs(c), 0.6), c), y = 100.0 * copysign(pow(fabs(s), 0.6), s);
+        pts[n++] = (TrkPointDef){x, y, 7.0, 7.0};
+    }
+    char err[TRK_ERR_LEN];
+    TrkTrack *t = trk_create(pts, n, NULL, err, sizeof err);
+    if (!t)
+        fprintf(stderr, "trk_create: %s\n", err);
+    return t;
+}
+
+static int add_car(SimWorld *world, const char *name, int number, const uint8_t rgb[3], double s, double d)
+{
+    SimCarDef def = {0};
+    def.name = name;
+    def.number = number;
+    def.colour[0] = rgb[0];
+    def.colour[1] = rgb[1];
+    def.colour[2] = rgb[2];
+    def.spec = sim_default_car_spec();
+    def.s_m = s;
+    def.d_m = d;
+    def.speed_mps = 30.0;
+    def.race_dist_m = s;
+    return sim_world_add_car(world, &def);
+}
+
+static int fixture_open(Fixture *f)
+{
+    *f = (Fixture){0};
+    f->track = make_track();
+    if (!f->track)
+        return -1;
+    SimWorldDef wd = sim_default_world_def();
+    wd.track = f->track;
+    wd.laps = 3;
+    f->world = sim_world_create(&wd);
+    if (!f->world || add_car(f->world, "Magenta", 7, car_a_rgb, 150.0, 0.0) != 0 ||
+        add_car(f->world, "Cyan", 42, car_b_rgb, 600.0, 2.0) != 1)
+        return -1;
+    f->surface = SDL_CreateRGBSurfaceWithFormat(0, W, H, 32, SDL_PIXELFORMAT_ARGB8888);
+    f->renderer = f->surface ? SDL_CreateSoftwareRenderer(f->surface) : NULL;
+    if (!f->renderer)
+        return -1;
+    char err[256];
+    f->view = rnd_view_create(f->renderer, NULL, err, sizeof err);
+    if (!f->view) {
+        fprintf(stderr, "rnd_view_create: %s\n", err);
+        return -1;
+    }
+    rnd_view_reset(f->view, f->world);
+    return 0;
+}
+
+static void fixture_close(Fixture *f)
+{
+    rnd_view_destroy(f->view);
+    if (f->renderer)
+        SDL_DestroyRenderer(f->renderer);
+    SDL_FreeSurface(f->surface);
+    sim_world_destroy(f->world);
+    trk_free(f->track);
+}
+
+static void draw(Fixture *f, const DrvDebug *dbg)
+{
+    RndFrame frame = {f->world, NULL, NULL, 1.0, dbg};
+    rnd_view_draw(f->view, &frame);
+}
+
+static void pixel(const Fixture *f, int x, int y, uint8_t rgb[3])
+{
+    const Uint32 *row = (const Uint32 *)((const uint8_t *)f->surface->pixels + (size_t)y * f->surface->pitch);
+    SDL_GetRGB(row[x], f->surface->format, &rgb[0], &rgb[1], &rgb[2]);
+}
+
+static bool pixel_is(const Fixture *f, float x, float y, uint8_t r, uint8_t g, uint8_t b)
+{
+    uint8_t p[3];
+    pixel(f, (int)x, (int)y, p);
+    return p[0] == r && p[1] == g && p[2] == b;
+}
+
+/* Pixels of exactly this colour inside a rectangle. */
+static int count_colour(const Fixture *f, int x0, int y0, int x1, int y1, const uint8_t rgb[3])
+{
+    int n = 0;
+    for (int y = y0 < 0 ? 0 : y0; y < y1 && y < H; y++)
+        for (int x = x0 < 0 ? 0 : x0; x < x1 && x < W; x++) {
+            uint8_t p[3];
+            pixel(f, x, y, p);
+            n += p[0] == rgb[0] && p[1] == rgb[1] && p[2] == rgb[2];
+        }
+    return n;
+}
+
+/* ---- tests ----------------------------------------------------------------------------------------------------- */
+
+static int test_camera_round_trip(void)
+{
+    RndCamera cam = {0};
+    cam.view_w = 800;
+    cam.view_h = 600;
+    rnd_camera_init(&cam, -100.0, -50.0, 100.0, 50.0);
+    float sx, sy;
+    rnd_camera_to_screen(&cam, 0.0, 0.0, &sx, &sy);
+    TST_NEAR(sx, 400.0, 0.01); /* the track's centre is the view's centre */
+    TST_NEAR(sy, 300.0, 0.01);
+    rnd_camera_to_screen(&cam, 0.0, 10.0, &sx, &sy);
+    TST_CHECK(sy < 300.0f); /* world y up is screen y down */
+    double x, y;
+    rnd_camera_zoom_at(&cam, 2.0, 100.0f, 120.0f);
+    TST_CHECK(cam.mode == RND_CAM_FREE);
+    rnd_camera_to_world(&cam, 100.0f, 120.0f, &x, &y);
+    double x0 = x, y0 = y;
+    rnd_camera_zoom_at(&cam, 1.5, 100.0f, 120.0f);
+    rnd_camera_to_world(&cam, 100.0f, 120.0f, &x, &y);
+    TST_NEAR(x, x0, 1e-6); /* the point under the cursor stays there */
+    TST_NEAR(y, y0, 1e-6);
+    rnd_camera_pan(&cam, 30.0f, 0.0f);
+    rnd_camera_to_screen(&cam, x0, y0, &sx, &sy);
+    TST_NEAR(sx, 130.0, 0.01);
+    return 0;
+}
+
+static int test_pose_interpolation(void)
+{
+    RndSnapshot prev = {0};
+    prev.count = 1;
+    prev.poses[0] = (RndPose){0.0, 0.0, 3.0};
+    SimCar car = {0};
+    car.id = 0;
+    car.x_m = 2.0;
+    car.y_m = 4.0;
+    car.heading_rad = -3.0; /* across the +-pi seam: the short way is through pi */
+    RndPose p = rnd_pose_lerp(&prev, &car, 0.5);
+    TST_NEAR(p.x_m, 1.0, 1e-12);
+    TST_NEAR(p.y_m, 2.0, 1e-12);
+    TST_NEAR(fabs(p.heading_rad), 3.14159265358979, 1e-9);
+    p = rnd_pose_lerp(&prev, &car, 7.0); /* clamped */
+    TST_NEAR(p.x_m, 2.0, 1e-12);
+    p = rnd_pose_lerp(NULL, &car, 0.0);
+    TST_NEAR(p.y_m, 4.0, 1e-12);
+    return 0;
+}
+
+static int test_track_and_grass(void)
+{
+    Fixture f;
+    TST_CHECK(fixture_open(&f) == 0);
+    draw(&f, NULL);
+    const RndCamera *cam = rnd_view_camera(f.view);
+    /* a point of asphalt: on the centre line unless the racing line runs there, then beside it */
+    double s = 300.0, line = trk_line_d(f.track, s, NULL);
+    double d = fabs(line) > 1.5 ? 0.0 : (line > 0.0 ? line - 3.0 : line + 3.0);
+    double x, y;
+    trk_to_world(f.track, s, d, &x, &y, NULL);
+    float sx, sy;
+    rnd_camera_to_screen(cam, x, y, &sx, &sy);
+    TST_CHECK(sx > 0 && sx < W && sy > 0 && sy < H);
+    TST_CHECK(pixel_is(&f, sx, sy, RND_ASPHALT_RGB));
+    /* grass: the middle of the infield, 80 m from any edge */
+    rnd_camera_to_screen(cam, 0.0, 0.0, &sx, &sy);
+    TST_CHECK(pixel_is(&f, sx, sy, RND_GRASS_RGB));
+    fixture_close(&f);
+    return 0;
+}
+
+static int test_cars_drawn_in_their_colours(void)
+{
+    Fixture f;
+    TST_CHECK(fixture_open(&f) == 0);
+    rnd_view_ui(f.view)->selected = -1;
+    draw(&f, NULL);
+    const uint8_t *colours[2] = {car_a_rgb, car_b_rgb};
+    for (int id = 0; id < 2; id++) {
+        float sx, sy, cx, cy;
+        TST_CHECK(rnd_view_car_screen_pos(f.view, id, &sx, &sy));
+        const SimCar *car = sim_world_car(f.world, id);
+        rnd_camera_to_screen(rnd_view_camera(f.view), car->x_m, car->y_m, &cx, &cy);
+        TST_NEAR(sx, cx, 0.01);
+        TST_NEAR(sy, cy, 0.01);
+        TST_CHECK(count_colour(&f, (int)sx - 4, (int)sy - 4, (int)sx + 5, (int)sy + 5, colours[id]) >= 4);
+    }
+    /* nowhere else: a car colour at the other car's place would mean a wrong transform */
+    float ax, ay;
+    TST_CHECK(rnd_view_car_screen_pos(f.view, 0, &ax, &ay));
+    TST_CHECK(count_colour(&f, (int)ax - 6, (int)ay - 6, (int)ax + 7, (int)ay + 7, car_b_rgb) == 0);
+    fixture_close(&f);
+    return 0;
+}
+
+static int test_follow_camera_centres_selected(void)
+{
+    Fixture f;
+    TST_CHECK(fixture_open(&f) == 0);
+    rnd_view_ui(f.view)->selected = 1;
+    rnd_view_camera(f.view)->mode = RND_CAM_FOLLOW;
+    draw(&f, NULL);
+    float sx, sy;
+    TST_CHECK(rnd_view_car_screen_pos(f.view, 1, &sx, &sy));
+    const RndCamera *cam = rnd_view_camera(f.view);
+    TST_NEAR(sx, cam->inset_left_px + (W - cam->inset_left_px) * 0.5, 0.5);
+    TST_NEAR(sy, (H - cam->inset_bottom_px) * 0.5, 0.5);
+    /* zoomed in, the car is much larger than its overview marker */
+    TST_CHECK(count_colour(&f, (int)sx - 40, (int)sy - 40, (int)sx + 40, (int)sy + 40, car_b_rgb) > 150);
+    fixture_close(&f);
+    return 0;
+}
+
+static int test_hud_text_in_tower(void)
+{
+    Fixture f;
+    TST_CHECK(fixture_open(&f) == 0);
+    draw(&f, NULL);
+    /* the tower's panel is dark and holds light text: count near-white pixels in its top rows */
+    int bright = 0;
+    for (int y = 12; y < 90; y++)
+        for (int x = 12; x < 250; x++) {
+            uint8_t p[3];
+            pixel(&f, x, y, p);
+            bright += p[0] > 200 && p[1] > 200 && p[2] > 200;
+        }
+    TST_CHECK(bright > 60);
+    /* and a pixel of the tower background between rows of text */
+    uint8_t bg[3];
+    pixel(&f, 11, 60, bg);
+    TST_CHECK(bg[0] < 60 && bg[1] < 60 && bg[2] < 60);
+    fixture_close(&f);
+    return 0;
+}
+
+static DrvDebug fake_debug(void)
+{
+    DrvDebug d = {0};
+    d.slots = 16;
+    d.d_left_m = 6.0;
+    d.d_right_m = -6.0;
+    for (int i = 0; i < d.slots; i++) {
+        d.interest[i] = (float)(1.0 - abs(i - 10) / 10.0);
+        d.danger[i] = i < 5 ? 1.0f : 0.0f;
+    }
+    d.current_slot = 7;
+    d.reach_lo = 4;
+    d.reach_hi = 12;
+    d.chosen_slot = 10;
+    d.chosen_d_m = -2.2;
+    d.resolver = DRV_RESOLVE_WALK;
+    return d;
+}
+
+static int test_inspector_panel(void)
+{
+    Fixture f;
+    TST_CHECK(fixture_open(&f) == 0);
+    DrvDebug dbg = fake_debug();
+    const uint8_t danger[3] = {RND_DANGER_RGB}, interest[3] = {RND_INTEREST_RGB};
+    rnd_view_ui(f.view)->selected = 0;
+    rnd_view_ui(f.view)->inspector = false;
+    draw(&f, &dbg);
+    TST_CHECK(count_colour(&f, W / 3, H / 2, W, H, danger) == 0);
+    TST_CHECK(count_colour(&f, W / 3, H / 2, W, H, interest) == 0);
+    rnd_view_ui(f.view)->inspector = true;
+    draw(&f, &dbg);
+    int nd = count_colour(&f, W / 3, H / 2, W, H, danger);
+    int ni = count_colour(&f, W / 3, H / 2, W, H, interest);
+    TST_CHECK(nd > 500); /* five full danger bars */
+    TST_CHECK(ni > 500);
+    fixture_close(&f);
+    return 0;
+}
+
+static int test_save_bmp(void)
+{
+    Fixture f;
+    TST_CHECK(fixture_open(&f) == 0);
+    draw(&f, NULL);
+    char err[256];
+    const char *path = "build/test_render_shot.bmp";
+    TST_CHECK(rnd_save_bmp(f.renderer, path, err, sizeof err) == 0);
+    SDL_Surface *s = SDL_LoadBMP(path);
+    TST_CHECK(s != NULL);
+    TST_CHECK(s->w == W && s->h == H);
+    TST_CHECK(s->format->BitsPerPixel == 24);
+    uint8_t p[3], q[3];
+    pixel(&f, 5, H / 2, p);
+    const uint8_t *b = (const uint8_t *)s->pixels + (size_t)(H / 2) * s->pitch + 5 * 3;
+    SDL_GetRGB((Uint32)b[0] | (Uint32)b[1] << 8 | (Uint32)b[2] << 16, s->format, &q[0], &q[1], &q[2]);
+    SDL_FreeSurface(s);
+    remove(path);
+    TST_CHECK(p[0] == q[0] && p[1] == q[1] && p[2] == q[2]);
+    fixture_close(&f);
+    return 0;
+}
+
+static int test_observer_does_not_change_the_sim(void)
+{
+    /* two identical worlds, one watched (snapshots, observe, draw each tick), end in the same state */
+    Fixture f, g;
+    TST_CHECK(fixture_open(&f) == 0);
+    TST_CHECK(fixture_open(&g) == 0);
+    RndSnapshot *prev = malloc(sizeof *prev);
+    TST_CHECK(prev != NULL);
+    for (int i = 0; i < 200; i++) {
+        rnd_snapshot_capture(prev, f.world);
+        sim_world_step(f.world);
+        rnd_view_observe(f.view, f.world);
+        if (i % 20 == 0) {
+            RndFrame frame = {f.world, NULL, prev, 0.5, NULL};
+            rnd_view_draw(f.view, &frame);
+        }
+        sim_world_step(g.world);
+    }
+    free(prev);
+    TST_CHECK(sim_world_hash(f.world) == sim_world_hash(g.world));
+    fixture_close(&f);
+    fixture_close(&g);
+    return 0;
+}
+
+static SDL_Event key_event(SDL_Keycode sym, Uint16 mod)
+{
+    SDL_Event e;
+    SDL_zero(e);
+    e.type = SDL_KEYDOWN;
+    e.key.keysym.sym = sym;
+    e.key.keysym.mod = mod;
+    return e;
+}
+
+static SDL_Event mouse_event(Uint32 type, int x, int y)
+{
+    SDL_Event e;
+    SDL_zero(e);
+    e.type = type;
+    if (type == SDL_MOUSEMOTION) {
+        e.motion.x = x;
+        e.motion.y = y;
+    } else {
+        e.button.button = SDL_BUTTON_LEFT;
+        e.button.x = x;
+        e.button.y = y;
+    }
+    return e;
+}
+
+static int test_controls(void)
+{
+    Fixture f;
+    TST_CHECK(fixture_open(&f) == 0);
+    draw(&f, NULL);
+    RndFrame frame = {f.world, NULL, NULL, 1.0, NULL};
+    RndUi *ui = rnd_view_ui(f.view);
+    RndActions act = {0};
+    SDL_Event e = key_event(SDLK_PERIOD, 0);
+    rnd_view_handle_event(f.view, &e, &frame, &act);
+    TST_CHECK(!act.step_once); /* single ticks only while paused */
+    e = key_event(SDLK_SPACE, 0);
+    rnd_view_handle_event(f.view, &e, &frame, &act);
+    TST_CHECK(ui->paused);
+    e = key_event(SDLK_PERIOD, 0);
+    rnd_view_handle_event(f.view, &e, &frame, &act);
+    TST_CHECK(act.step_once);
+    for (int i = 0; i < 12; i++) {
+        e = key_event(SDLK_PLUS, 0);
+        rnd_view_handle_event(f.view, &e, &frame, &act);
+    }
+    TST_NEAR(rnd_speed_factor(ui->speed_index), 64.0, 0.0);
+    for (int i = 0; i < 12; i++) {
+        e = key_event(SDLK_MINUS, 0);
+        rnd_view_handle_event(f.view, &e, &frame, &act);
+    }
+    TST_NEAR(rnd_speed_factor(ui->speed_index), 0.25, 0.0);
+    ui->selected = 0;
+    e = key_event(SDLK_TAB, 0);
+    rnd_view_handle_event(f.view, &e, &frame, &act);
+    TST_CHECK(ui->selected == sim_world_order(f.world)[1]);
+    e = key_event(SDLK_TAB, KMOD_LSHIFT);
+    rnd_view_handle_event(f.view, &e, &frame, &act);
+    TST_CHECK(ui->selected == sim_world_order(f.world)[0]);
+    bool insp = ui->inspector;
+    e = key_event(SDLK_m, 0);
+    rnd_view_handle_event(f.view, &e, &frame, &act);
+    TST_CHECK(ui->inspector != insp);
+    e = key_event(SDLK_c, 0);
+    rnd_view_handle_event(f.view, &e, &frame, &act);
+    TST_CHECK(rnd_view_camera(f.view)->mode == RND_CAM_FOLLOW);
+    e = key_event(SDLK_c, 0);
+    rnd_view_handle_event(f.view, &e, &frame, &act);
+    TST_CHECK(rnd_view_camera(f.view)->mode == RND_CAM_OVERVIEW);
+    TST_CHECK(!act.screenshot && !act.restart && !act.quit);
+    SDL_Keycode keys[3] = {SDLK_s, SDLK_r, SDLK_ESCAPE};
+    for (int i = 0; i < 3; i++) {
+        e = key_event(keys[i], 0);
+        rnd_view_handle_event(f.view, &e, &frame, &act);
+    }
+    TST_CHECK(act.screenshot && act.restart && act.quit);
+    fixture_close(&f);
+    return 0;
+}
+
+static int test_mouse_pan_and_click_select(void)
+{
+    Fixture f;
+    TST_CHECK(fixture_open(&f) == 0);
+    rnd_view_ui(f.view)->selected = 0;
+    draw(&f, NULL);
+    RndFrame frame = {f.world, NULL, NULL, 1.0, NULL};
+    RndActions act = {0};
+    /* a click (press and release without moving) on car 1 selects it */
+    float sx, sy;
+    TST_CHECK(rnd_view_car_screen_pos(f.view, 1, &sx, &sy));
+    SDL_Event e = mouse_event(SDL_MOUSEBUTTONDOWN, (int)sx + 2, (int)sy);
+    rnd_view_handle_event(f.view, &e, &frame, &act);
+    e = mouse_event(SDL_MOUSEBUTTONUP, (int)sx + 2, (int)sy);
+    rnd_view_handle_event(f.view, &e, &frame, &act);
+    TST_CHECK(rnd_view_ui(f.view)->selected == 1);
+    /* a drag moves the view with the mouse and leaves the overview */
+    RndCamera *cam = rnd_view_camera(f.view);
+    double wx, wy;
+    rnd_camera_to_world(cam, 500.0f, 300.0f, &wx, &wy);
+    e = mouse_event(SDL_MOUSEBUTTONDOWN, 500, 300);
+    rnd_view_handle_event(f.view, &e, &frame, &act);
+    e = mouse_event(SDL_MOUSEMOTION, 540, 320);
+    rnd_view_handle_event(f.view, &e, &frame, &act);
+    e = mouse_event(SDL_MOUSEBUTTONUP, 540, 320);
+    rnd_view_handle_event(f.view, &e, &frame, &act);
+    TST_CHECK(cam->mode == RND_CAM_FREE);
+    TST_CHECK(rnd_view_ui(f.view)->selected == 1); /* a drag is not a click */
+    draw(&f, NULL);
+    float nx, ny;
+    rnd_camera_to_screen(cam, wx, wy, &nx, &ny);
+    TST_NEAR(nx, 540.0, 0.01);
+    TST_NEAR(ny, 320.0, 0.01);
+    fixture_close(&f);
+    return 0;
+}
+
+int main(void)
+{
+    TST_RUN(test_camera_round_trip);
+    TST_RUN(test_pose_interpolation);
+    TST_RUN(test_track_and_grass);
+    TST_RUN(test_cars_drawn_in_their_colours);
+    TST_RUN(test_follow_camera_centres_selected);
+    TST_RUN(test_hud_text_in_tower);
+    TST_RUN(test_inspector_panel);
+    TST_RUN(test_save_bmp);
+    TST_RUN(test_observer_does_not_change_the_sim);
+    TST_RUN(test_controls);
+    TST_RUN(test_mouse_pan_and_click_select);
+    return tst_report();
+}
