@@ -30,7 +30,7 @@ static void cmd_ab_usage(FILE *out)
             "  --jobs J            worker threads (default: all cores, here %d)\n"
             "  --seat K            test grid line K of the race file (1-based) in every pair\n"
             "  --metric NAME       report only NAME: position, time, overtakes, collisions or offtrack\n"
-            "  --out FILE          write one JSON line per pair, in seed order\n"
+            "  --out FILE          write one JSON line per pair, in seed order (- = stdout, without the report)\n"
             "  --shard I/N         run only shard I of N: seeds S+k with k = I-1 (mod N); `racesim merge` the parts\n"
             "  --laps L            override the race's lap count\n"
             "  --chart FILE.svg    chart of the paired differences with their intervals\n"
@@ -237,7 +237,7 @@ static int cmd_ab_execute(AbRun *run)
             fprintf(stderr, "racesim ab: %s\n", err);
         else if (run->tally->pairs == 0)
             printf("shard %d/%d of %ld pairs holds no seeds\n", o->shard_index, o->shard_count, o->races);
-        else
+        else if (run->out != stdout)
             rc = app_ab_report(run->tally, o->metric, o->chart_path);
         sim_ab_tally_free(run->tally);
     } else
@@ -288,7 +288,9 @@ int cmd_ab(int argc, char **argv)
         return 2;
     }
     AbRun run = {&o, race, &pa, &pb, NULL, NULL, NULL, NULL, {false, NULL, 0.0, 0.0}, track};
-    if (o.out_path && !(run.out = fopen(o.out_path, "w"))) {
+    if (o.out_path)
+        run.out = strcmp(o.out_path, "-") == 0 ? stdout : fopen(o.out_path, "w");
+    if (o.out_path && !run.out) {
         fprintf(stderr, "racesim ab: cannot write %s\n", o.out_path);
         trk_free(track);
         free(race);
@@ -296,7 +298,7 @@ int cmd_ab(int argc, char **argv)
     }
     rc = cmd_ab_execute(&run);
     trk_free(track);
-    if (run.out && fclose(run.out) != 0 && rc == 0) {
+    if (run.out && (run.out == stdout ? fflush(stdout) : fclose(run.out)) != 0 && rc == 0) {
         fprintf(stderr, "racesim ab: write error on %s\n", o.out_path);
         rc = 1;
     }
