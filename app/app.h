@@ -9,5 +9,10 @@
 
 int cmd_track(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_batch(int argc, char **argv);
+int cmd_ab(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_baseline(int argc, char **argv);
 
 #endif

@@ -126,16 +126,34 @@ static int sim_expect_scalar(SimExpect *ex, SimExpectKey key, const char *value,
     return 1;
 }
 
-/* "A, B" (or "CAR, P" for position): two comma-separated fields, neither empty. */
-static int sim_expect_pair(const char *value, char *a, char *b)
+/* Exactly n comma-separated fields, none empty, each shorter than SIM_EXPECT_REF_LEN. */
+static int sim_expect_fields(const char *value, int n, char field[][SIM_EXPECT_REF_LEN])
 {
-    const char *comma = strchr(value, ',');
-    if (!comma || strchr(comma + 1, ','))
-        return 1;
-    if (sim_expect_trim(value, (size_t)(comma - value), a, SIM_EXPECT_REF_LEN) != 0 ||
-        sim_expect_trim(comma + 1, strlen(comma + 1), b, SIM_EXPECT_REF_LEN) != 0)
-        return 1;
-    return a[0] == '\0' || b[0] == '\0';
+    const char *p = value;
+    for (int i = 0; i < n; i++) {
+        const char *comma = strchr(p, ',');
+        if ((i + 1 < n) != (comma != NULL))
+            return 1;
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (sim_expect_trim(p, len, field[i], SIM_EXPECT_REF_LEN) != 0 || field[i][0] == '\0')
+            return 1;
+        p = comma ? comma + 1 : p + len;
+    }
+    return 0;
+}
+
+static const char *sim_expect_ref_key(SimExpectRefKind kind)
+{
+    static const char *const keys[] = {"position", "ahead_of", "no_contact_between", "clearance_min",
+                                       "drafted_s_min"};
+    return keys[kind];
+}
+
+static const char *sim_expect_ref_form(SimExpectRefKind kind)
+{
+    static const char *const forms[] = {"CAR, POSITION", "CAR, CAR", "CAR, CAR", "CAR, CAR, METRES",
+                                        "CAR, SECONDS"};
+    return forms[kind];
 }
 
 static int sim_expect_ref(SimExpect *ex, SimExpectRefKind kind, const char *name, const char *value, int line,
@@ -151,22 +169,34 @@ static int sim_expect_ref(SimExpect *ex, SimExpectRefKind kind, const char *name
     r->kind = kind;
     r->line = line;
     r->entry_a = r->entry_b = -1;
-    char second[SIM_EXPECT_REF_LEN];
-    if (sim_expect_pair(value, r->a, second) != 0) {
-        snprintf(msg, msg_len, "[expect] %s: expected '%s', got '%s'", name,
-                 kind == SIM_EXPECT_POSITION ? "CAR, POSITION" : "CAR, CAR", value);
+    char f[3][SIM_EXPECT_REF_LEN];
+    int n = kind == SIM_EXPECT_CLEARANCE ? 3 : 2;
+    if (sim_expect_fields(value, n, f) != 0) {
+        snprintf(msg, msg_len, "[expect] %s: expected '%s', got '%s'", name, sim_expect_ref_form(kind), value);
         return 1;
     }
+    memcpy(r->a, f[0], sizeof r->a);
     if (kind == SIM_EXPECT_POSITION) {
         long p;
-        if (sim_parse_long(second, &p) != 0 || p < 1 || p > SIM_EXPECT_MAX_ENTRIES) {
+        if (sim_parse_long(f[1], &p) != 0 || p < 1 || p > SIM_EXPECT_MAX_ENTRIES) {
             snprintf(msg, msg_len, "[expect] position: expected a position 1..%d after the car, got '%s'",
-                     SIM_EXPECT_MAX_ENTRIES, second);
+                     SIM_EXPECT_MAX_ENTRIES, f[1]);
             return 1;
         }
         r->position = (int)p;
+    } else if (kind == SIM_EXPECT_DRAFTED) {
+        if (sim_parse_double(f[1], &r->value) != 0 || r->value < 0.0 || r->value > 1e6) {
+            snprintf(msg, msg_len, "[expect] drafted_s_min: expected seconds 0..1000000 after the car, got '%s'",
+                     f[1]);
+            return 1;
+        }
     } else {
-        memcpy(r->b, second, sizeof r->b);
+        memcpy(r->b, f[1], sizeof r->b);
+        if (kind == SIM_EXPECT_CLEARANCE &&
+            (sim_parse_double(f[2], &r->value) != 0 || r->value < 0.0 || r->value > 100.0)) {
+            snprintf(msg, msg_len, "[expect] clearance_min: expected metres 0..100 after the cars, got '%s'", f[2]);
+            return 1;
+        }
     }
     ex->ref_count++;
     return 0;
@@ -194,9 +224,13 @@ int sim_expect_parse_kv(SimExpect *ex, const char *name, const char *value, int 
         return sim_expect_ref(ex, SIM_EXPECT_AHEAD_OF, name, value, line, msg, msg_len);
     if (strcmp(name, "no_contact_between") == 0)
         return sim_expect_ref(ex, SIM_EXPECT_NO_CONTACT, name, value, line, msg, msg_len);
+    if (strcmp(name, "clearance_min") == 0)
+        return sim_expect_ref(ex, SIM_EXPECT_CLEARANCE, name, value, line, msg, msg_len);
+    if (strcmp(name, "drafted_s_min") == 0)
+        return sim_expect_ref(ex, SIM_EXPECT_DRAFTED, name, value, line, msg, msg_len);
     snprintf(msg, msg_len,
              "[expect] unknown key '%s' (expected seeds, collisions_max, overtakes_min, overtakes_max, "
-             "offtrack_s_max, finish_all, position, ahead_of or no_contact_between)",
+             "offtrack_s_max, finish_all, position, ahead_of, no_contact_between, clearance_min or drafted_s_min)",
              name);
     return 1;
 }
@@ -235,11 +269,6 @@ static int sim_expect_find(const SimRace *race, const char *ref, const char *key
     return -1;
 }
 
-static const char *sim_expect_ref_key(SimExpectRefKind kind)
-{
-    return kind == SIM_EXPECT_POSITION ? "position" : kind == SIM_EXPECT_AHEAD_OF ? "ahead_of" : "no_contact_between";
-}
-
 int sim_expect_resolve(SimExpect *ex, const SimRace *race, int *line, char *msg, size_t msg_len)
 {
     for (int i = 0; i < ex->ref_count; i++) {
@@ -249,6 +278,8 @@ int sim_expect_resolve(SimExpect *ex, const SimRace *race, int *line, char *msg,
         r->entry_a = sim_expect_find(race, r->a, key, msg, msg_len);
         if (r->entry_a < 0)
             return 1;
+        if (r->kind == SIM_EXPECT_DRAFTED)
+            continue;
         if (r->kind == SIM_EXPECT_POSITION) {
             if (r->position > race->entry_count) {
                 snprintf(msg, msg_len, "[expect] position: %d is beyond the %d cars of the race", r->position,
@@ -278,11 +309,68 @@ int sim_expect_resolve(SimExpect *ex, const SimRace *race, int *line, char *msg,
  * Facts of a session
  *--------------------------------------------------------------------------------------------------------------*/
 
+void sim_expect_facts_begin(SimExpectFacts *facts)
+{
+    memset(facts, 0, sizeof *facts);
+    for (int i = 0; i < SIM_EXPECT_MAX_ENTRIES; i++)
+        for (int j = 0; j < SIM_EXPECT_MAX_ENTRIES; j++)
+            facts->min_clearance_m[i][j] = SIM_EXPECT_FAR;
+}
+
+/* Box-to-box clearance of two running cars (see SimExpectFacts.min_clearance_m). */
+static double sim_expect_clearance(const TrkTrack *track, const SimCar *a, const SimCar *b)
+{
+    double gap_s = fabs(trk_delta_s(track, a->s_m, b->s_m)) - 0.5 * (a->spec.length_m + b->spec.length_m);
+    double gap_d = fabs(a->d_m - b->d_m) - 0.5 * (a->spec.width_m + b->spec.width_m);
+    return gap_s > gap_d ? gap_s : gap_d;
+}
+
+void sim_expect_observe(SimExpectFacts *f, const SimSession *session)
+{
+    SimSession *s = (SimSession *)session; /* read only: the world accessor is not const */
+    const SimWorld *w = sim_session_world(s);
+    const TrkTrack *track = sim_world_track(w);
+    int n = sim_world_car_count(w) < SIM_EXPECT_MAX_ENTRIES ? sim_world_car_count(w) : SIM_EXPECT_MAX_ENTRIES;
+    double dt = 1.0 / sim_world_def(w)->tick_hz;
+    f->observed = true;
+    for (int i = 0; i < n; i++) {
+        const SimCar *a = sim_world_car(w, i);
+        if (a->status != SIM_RUNNING)
+            continue;
+        int ea = sim_session_entry_of(session, i);
+        if (a->drafting_now)
+            f->cars[ea].drafted_s += dt;
+        for (int j = i + 1; j < n; j++) {
+            const SimCar *b = sim_world_car(w, j);
+            if (b->status != SIM_RUNNING)
+                continue;
+            int eb = sim_session_entry_of(session, j);
+            float c = (float)sim_expect_clearance(track, a, b);
+            if (c < f->min_clearance_m[ea][eb])
+                f->min_clearance_m[ea][eb] = f->min_clearance_m[eb][ea] = c;
+        }
+    }
+}
+
+void sim_expect_run_session(SimSession *session, SimExpectFacts *out)
+{
+    SimWorld *w = sim_session_world(session);
+    sim_expect_facts_begin(out);
+    while (!sim_world_done(w)) {
+        sim_world_step(w);
+        sim_expect_observe(out, session);
+    }
+    sim_expect_facts_from_session(session, out);
+}
+
 void sim_expect_facts_from_session(const SimSession *session, SimExpectFacts *out)
 {
     SimSession *s = (SimSession *)session; /* read only: the world accessor is not const */
     const SimWorld *w = sim_session_world(s);
-    memset(out, 0, sizeof *out);
+    /* per-tick observations stay; the counts are rebuilt from the final state and the events */
+    out->collisions = out->overtakes = out->offtracks = 0;
+    out->offtrack_s = 0.0;
+    memset(out->contacts, 0, sizeof out->contacts);
     out->seed = sim_session_def(session)->seed;
     int n = sim_world_car_count(w);
     out->car_count = n < SIM_EXPECT_MAX_ENTRIES ? n : SIM_EXPECT_MAX_ENTRIES;
@@ -379,8 +467,9 @@ static void sim_expect_eval_ref(const SimExpectRef *ref, const SimExpectFacts *f
     char name[96];
     const char *key = sim_expect_ref_key(ref->kind);
     int a = ref->entry_a, b = ref->entry_b;
-    bool known = a >= 0 && a < f->car_count && (ref->kind == SIM_EXPECT_POSITION || (b >= 0 && b < f->car_count));
-    if (ref->kind == SIM_EXPECT_POSITION)
+    bool single = ref->kind == SIM_EXPECT_POSITION || ref->kind == SIM_EXPECT_DRAFTED;
+    bool known = a >= 0 && a < f->car_count && (single || (b >= 0 && b < f->car_count));
+    if (single)
         snprintf(name, sizeof name, "%s %s", key, ref->a);
     else
         snprintf(name, sizeof name, "%s %s, %s", key, ref->a, ref->b);
@@ -410,6 +499,27 @@ static void sim_expect_eval_ref(const SimExpectRef *ref, const SimExpectFacts *f
             snprintf(c->measured_text, sizeof c->measured_text, "%d contact%s (first at %.2f s)", f->contacts[a][b],
                      f->contacts[a][b] == 1 ? "" : "s", (double)f->first_contact_s[a][b]);
         snprintf(c->limit_text, sizeof c->limit_text, "none");
+        break;
+    case SIM_EXPECT_CLEARANCE: {
+        double m = f->min_clearance_m[a][b];
+        c = sim_expect_add(r, name, ref->line, SIM_EXPECT_GE, f->observed ? m : -SIM_EXPECT_FAR, ref->value);
+        if (!f->observed)
+            snprintf(c->measured_text, sizeof c->measured_text, "not observed");
+        else if (m >= SIM_EXPECT_FAR)
+            snprintf(c->measured_text, sizeof c->measured_text, "never together");
+        else
+            snprintf(c->measured_text, sizeof c->measured_text, "%.2f m", m);
+        snprintf(c->limit_text, sizeof c->limit_text, ">= %.2f m", ref->value);
+        break;
+    }
+    case SIM_EXPECT_DRAFTED:
+        c = sim_expect_add(r, name, ref->line, SIM_EXPECT_GE, f->observed ? f->cars[a].drafted_s : -1.0,
+                           ref->value);
+        if (f->observed)
+            snprintf(c->measured_text, sizeof c->measured_text, "%.2f s", f->cars[a].drafted_s);
+        else
+            snprintf(c->measured_text, sizeof c->measured_text, "not observed");
+        snprintf(c->limit_text, sizeof c->limit_text, ">= %.2f s", ref->value);
         break;
     }
 }

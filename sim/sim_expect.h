@@ -10,6 +10,8 @@
  *   position = CAR, P           CAR is classified P-th (1-based); one line per car
  *   ahead_of = A, B             car A is classified ahead of car B; any number of lines
  *   no_contact_between = A, B   no collision between A and B; any number of lines
+ *   clearance_min = A, B, M     A and B never came closer than M metres (box to box; see SimExpectFacts)
+ *   drafted_s_min = CAR, S      CAR spent at least S seconds in another car's wake (the sim's drafting_now)
  *
  * CAR is a driver's name (the `name` of its personality file) when exactly one car has it, or `#N`: the N-th car of
  * the race file, counting its [grid] `driver =` and [start] `car =` lines in the order they appear. References are
@@ -33,7 +35,13 @@
 #define SIM_EXPECT_MAX_CHECKS (6 + SIM_EXPECT_MAX_REFS)
 #define SIM_EXPECT_MAX_ENTRIES 128 /* SIM_MAX_CARS */
 
-typedef enum SimExpectRefKind { SIM_EXPECT_POSITION = 0, SIM_EXPECT_AHEAD_OF, SIM_EXPECT_NO_CONTACT } SimExpectRefKind;
+typedef enum SimExpectRefKind {
+    SIM_EXPECT_POSITION = 0,
+    SIM_EXPECT_AHEAD_OF,
+    SIM_EXPECT_NO_CONTACT,
+    SIM_EXPECT_CLEARANCE,
+    SIM_EXPECT_DRAFTED
+} SimExpectRefKind;
 
 /* One per-car expectation line. Entries are 0-based race entries, filled by sim_expect_resolve. */
 typedef struct SimExpectRef {
@@ -42,6 +50,7 @@ typedef struct SimExpectRef {
     char a[SIM_EXPECT_REF_LEN], b[SIM_EXPECT_REF_LEN]; /* as written (b unused for position) */
     int entry_a, entry_b;
     int position;                     /* SIM_EXPECT_POSITION: 1-based */
+    double value;                     /* clearance_min: m; drafted_s_min: s */
 } SimExpectRef;
 
 typedef struct SimExpect {
@@ -64,6 +73,7 @@ typedef struct SimExpectCar {
     int position;                     /* classification, 1-based */
     SimStatus status;
     double offtrack_s;
+    double drafted_s;                 /* time in another car's wake (per-tick observation) */
 } SimExpectCar;
 
 typedef struct SimExpectFacts {
@@ -76,7 +86,14 @@ typedef struct SimExpectFacts {
     /* contacts between entries (symmetric) and the sim time of the first, s */
     uint16_t contacts[SIM_EXPECT_MAX_ENTRIES][SIM_EXPECT_MAX_ENTRIES];
     float first_contact_s[SIM_EXPECT_MAX_ENTRIES][SIM_EXPECT_MAX_ENTRIES];
+    /* Closest approach of each pair while both ran, m, observed every tick (sim_expect_observe): the larger of
+     * the bumper-to-bumper gap along the track and the side-to-side gap across it, so 0 or less is contact and
+     * a car passing 0.3 m beside another scores 0.3. SIM_EXPECT_FAR when never observed. */
+    float min_clearance_m[SIM_EXPECT_MAX_ENTRIES][SIM_EXPECT_MAX_ENTRIES];
+    bool observed;                    /* sim_expect_observe ran: clearance and drafting are measured */
 } SimExpectFacts;
+
+#define SIM_EXPECT_FAR 1e9f
 
 /* How a check's measured value compares with its limit; also says which seed is the worst for it. */
 typedef enum SimExpectOp { SIM_EXPECT_LE = 0, SIM_EXPECT_GE, SIM_EXPECT_TRUE } SimExpectOp;
@@ -113,8 +130,14 @@ int sim_expect_resolve(SimExpect *ex, const struct SimRace *race, int *line, cha
 
 struct SimSession;
 
-/* Fills the facts of a finished session (cars mapped back to race entries). */
+/* Clears the facts before a run. */
+void sim_expect_facts_begin(SimExpectFacts *facts);
+/* Observes the state after one step (clearances, drafting); call after every sim_world_step. */
+void sim_expect_observe(SimExpectFacts *facts, const struct SimSession *session);
+/* Fills the rest of the facts from the finished session (keeps what sim_expect_observe measured). */
 void sim_expect_facts_from_session(const struct SimSession *session, SimExpectFacts *out);
+/* Runs a session to the end with observation: begin, step + observe until done, facts. */
+void sim_expect_run_session(struct SimSession *session, SimExpectFacts *out);
 /* Evaluates every expectation of `ex` on the facts, in a fixed order: scalar limits, then the reference lines. */
 void sim_expect_eval(const SimExpect *ex, const SimExpectFacts *facts, SimExpectReport *out);
 /* The index of the check that is worst across several runs of one scenario: for each check, the run whose

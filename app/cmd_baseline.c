@@ -1,0 +1,397 @@
+/* cmd_baseline.c: `racesim baseline record RACE.ini --seeds A-B --out FILE` and `racesim baseline compare FILE`:
+ * regression baselines of a race (sim/sim_baseline.h has the file format and the rules). Runs go through
+ * sim_batch (--jobs threads) into a table indexed by seed, so the results do not depend on --jobs. */
+#include "app.h"
+
+#include "../sim/sim_baseline.h"
+#include "../sim/sim_batch.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct BaselineOpts {
+    const char *mode;       /* "record" or "compare" */
+    const char *file;       /* RACE.ini (record) or the baseline (compare) */
+    const char *out;
+    bool have_seeds, shuffle;
+    uint64_t seed_first, seed_last;
+    int jobs;
+    SimBaselineTol tol;
+} BaselineOpts;
+
+typedef struct BaselineCtx {
+    const SimRace *race;
+    const TrkTrack *track;  /* loaded once, lent to every session */
+    bool shuffle;
+    SimBaseline *into;      /* runs[i].seed set beforehand; filled by the jobs */
+} BaselineCtx;
+
+static void cmd_baseline_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: racesim baseline record RACE.ini --seeds A-B --out FILE [options]\n"
+            "       racesim baseline compare FILE [--jobs J]\n\n"
+            "record runs the race once per seed and stores the per-seed counts (overtakes, collisions,\n"
+            "off-tracks) and finishing orders, with a fingerprint of the race and a checksum. compare reruns the\n"
+            "same seeds, prints every change (per seed, then the totals against the tolerances) and fails when a\n"
+            "total moves beyond its tolerance or more seeds change their order than allowed. Tolerances are exact\n"
+            "(0) by default, since runs are deterministic: then any change fails.\n\n"
+            "options (record):\n"
+            "  --seeds A-B            seeds to record (required)\n"
+            "  --out FILE             the baseline file to write (required)\n"
+            "  --shuffle-grid         permute the grid with each seed (as `racesim run --shuffle-grid`)\n"
+            "  --tol-overtakes N      allowed change of the total overtakes (default 0)\n"
+            "  --tol-collisions N     allowed change of the total collisions (default 0)\n"
+            "  --tol-offtracks N      allowed change of the total off-tracks (default 0)\n"
+            "  --tol-orders N         seeds allowed to change their finishing order (default 0)\n"
+            "options (both):\n"
+            "  --jobs J               races at a time (threads; results do not depend on J; default 1)\n"
+            "  -h, --help             this text\n\n"
+            "Exit status: 0 recorded / no change beyond the tolerances, 1 a change beyond them (or a run\n"
+            "failed), 2 bad usage, a bad race file, or a bad or stale baseline file.\n");
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Options
+ *--------------------------------------------------------------------------------------------------------------*/
+
+static int cmd_baseline_int(const char *opt, const char *v, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (end == v || *end != '\0' || errno == ERANGE || n < lo || n > hi) {
+        fprintf(stderr, "racesim baseline: %s: expected an integer %ld..%ld, got '%s'\n", opt, lo, hi, v);
+        return 2;
+    }
+    *out = n;
+    return 0;
+}
+
+static int cmd_baseline_value(BaselineOpts *o, const char *opt, const char *v)
+{
+    long n = 0;
+    int *tol = strcmp(opt, "--tol-overtakes") == 0    ? &o->tol.overtakes
+               : strcmp(opt, "--tol-collisions") == 0 ? &o->tol.collisions
+               : strcmp(opt, "--tol-offtracks") == 0  ? &o->tol.offtracks
+               : strcmp(opt, "--tol-orders") == 0     ? &o->tol.orders
+                                                      : NULL;
+    if (tol) {
+        if (cmd_baseline_int(opt, v, 0, 1000000000L, &n) != 0)
+            return 2;
+        *tol = (int)n;
+    } else if (strcmp(opt, "--jobs") == 0) {
+        if (cmd_baseline_int(opt, v, 1, 256, &n) != 0)
+            return 2;
+        o->jobs = (int)n;
+    } else if (strcmp(opt, "--seeds") == 0) {
+        if (sim_expect_parse_seeds(v, &o->seed_first, &o->seed_last) != 0) {
+            fprintf(stderr, "racesim baseline: --seeds: expected A-B with A <= B (at most 100000), got '%s'\n", v);
+            return 2;
+        }
+        o->have_seeds = true;
+    } else if (strcmp(opt, "--out") == 0) {
+        if (v[0] == '\0') {
+            fprintf(stderr, "racesim baseline: --out: expected a file path, got ''\n");
+            return 2;
+        }
+        o->out = v;
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
+/* Returns -1 to go on, else an exit code. */
+static int cmd_baseline_parse(int argc, char **argv, BaselineOpts *o)
+{
+    o->jobs = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            cmd_baseline_usage(stdout);
+            return 0;
+        }
+        if (strcmp(a, "--shuffle-grid") == 0) {
+            o->shuffle = true;
+            continue;
+        }
+        if (a[0] == '-' && a[1] != '\0') {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "racesim baseline: %s: missing value (or unknown option)\n", a);
+                return 2;
+            }
+            int rc = cmd_baseline_value(o, a, argv[i + 1]);
+            if (rc < 0) {
+                fprintf(stderr, "racesim baseline: unknown option '%s' (see racesim baseline --help)\n", a);
+                return 2;
+            }
+            if (rc > 0)
+                return rc;
+            i++;
+        } else if (!o->mode) {
+            o->mode = a;
+        } else if (!o->file) {
+            o->file = a;
+        } else {
+            fprintf(stderr, "racesim baseline: unexpected argument '%s'\n", a);
+            return 2;
+        }
+    }
+    if (!o->mode || (strcmp(o->mode, "record") != 0 && strcmp(o->mode, "compare") != 0)) {
+        fprintf(stderr, "racesim baseline: expected 'record' or 'compare' (see racesim baseline --help)\n");
+        return 2;
+    }
+    bool record = strcmp(o->mode, "record") == 0;
+    if (!o->file || (record && (!o->have_seeds || !o->out))) {
+        fprintf(stderr, "racesim baseline: %s\n",
+                record ? "record needs RACE.ini, --seeds A-B and --out FILE" : "compare needs the baseline FILE");
+        return 2;
+    }
+    if (!record && (o->have_seeds || o->out || o->shuffle || o->tol.overtakes || o->tol.collisions ||
+                    o->tol.offtracks || o->tol.orders)) {
+        fprintf(stderr, "racesim baseline: compare takes only --jobs (seeds, grid and tolerances are in the file)\n");
+        return 2;
+    }
+    return -1;
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Runs
+ *--------------------------------------------------------------------------------------------------------------*/
+
+static char *cmd_baseline_work(void *vctx, long index, char *err, size_t err_len)
+{
+    BaselineCtx *ctx = vctx;
+    SimBaselineRun *run = &ctx->into->runs[index];
+    SimSessionDef def = sim_default_session_def(ctx->race);
+    def.seed = run->seed;
+    def.shuffle_grid = ctx->shuffle;
+    def.track = ctx->track;
+    SimSession *s = sim_session_create(ctx->race, &def, err, err_len);
+    if (!s)
+        return NULL;
+    sim_world_run(sim_session_world(s));
+    sim_baseline_run_from_session(s, run);
+    sim_session_destroy(s);
+    return strdup("");
+}
+
+static int cmd_baseline_consume(void *ctx, long index, char *text, char *err, size_t err_len)
+{
+    (void)ctx;
+    (void)index;
+    (void)err;
+    (void)err_len;
+    free(text);
+    return 0;
+}
+
+/* Runs every seed already listed in b->runs. Returns 0, or 1 with a message printed. */
+static int cmd_baseline_run(const SimRace *race, SimBaseline *b, bool shuffle, int jobs)
+{
+    char err[2048];
+    TrkTrack *track = trk_load(race->track_path, NULL, err, sizeof err);
+    if (!track) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    BaselineCtx ctx = {race, track, shuffle, b};
+    SimBatchDef bd = sim_batch_default_def();
+    bd.count = b->run_count;
+    bd.threads = jobs;
+    bd.work = cmd_baseline_work;
+    bd.consume = cmd_baseline_consume;
+    bd.ctx = &ctx;
+    int rc = sim_batch_run(&bd, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "racesim baseline: %s\n", err);
+    trk_free(track);
+    return rc != 0;
+}
+
+static SimRace *cmd_baseline_race(const char *path, const char *context)
+{
+    SimRace *race = malloc(sizeof *race);
+    char err[2048];
+    if (!race) {
+        fprintf(stderr, "racesim baseline: out of memory\n");
+        return NULL;
+    }
+    if (sim_race_load(path, race, err, sizeof err) != 0) {
+        fprintf(stderr, "%s%s\n", context, err);
+        free(race);
+        return NULL;
+    }
+    return race;
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * record
+ *--------------------------------------------------------------------------------------------------------------*/
+
+static int cmd_baseline_record(const BaselineOpts *o)
+{
+    SimRace *race = cmd_baseline_race(o->file, "");
+    if (!race)
+        return 2;
+    SimBaseline b;
+    char err[2048];
+    int rc = 0;
+    if (sim_baseline_init(&b, race, o->shuffle, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        free(race);
+        return 2;
+    }
+    b.tol = o->tol;
+    int n = (int)(o->seed_last - o->seed_first) + 1;
+    if (sim_baseline_alloc_runs(&b, n) != 0) {
+        fprintf(stderr, "racesim baseline: out of memory\n");
+        rc = 1;
+    }
+    for (int i = 0; rc == 0 && i < n; i++)
+        b.runs[i].seed = o->seed_first + (uint64_t)i;
+    if (rc == 0)
+        rc = cmd_baseline_run(race, &b, o->shuffle, o->jobs);
+    char *text = rc == 0 ? sim_baseline_write(&b) : NULL;
+    if (rc == 0 && !text) {
+        fprintf(stderr, "racesim baseline: out of memory\n");
+        rc = 1;
+    }
+    if (text) {
+        FILE *f = fopen(o->out, "wb");
+        size_t len = strlen(text);
+        if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
+            fprintf(stderr, "racesim baseline: cannot write '%s': %s\n", o->out, strerror(errno));
+            rc = 1;
+        } else {
+            long ov = 0, co = 0, of = 0;
+            for (int i = 0; i < n; i++) {
+                ov += b.runs[i].overtakes;
+                co += b.runs[i].collisions;
+                of += b.runs[i].offtracks;
+            }
+            printf("recorded %s: %d seeds (%" PRIu64 "-%" PRIu64 "), %ld overtakes, %ld collisions, %ld off-tracks\n",
+                   o->out, n, o->seed_first, o->seed_last, ov, co, of);
+        }
+    }
+    free(text);
+    sim_baseline_free(&b);
+    free(race);
+    return rc;
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * compare
+ *--------------------------------------------------------------------------------------------------------------*/
+
+static void cmd_baseline_count(const char *name, int was, int now, bool *first)
+{
+    if (was == now)
+        return;
+    printf("%s %s %d -> %d", *first ? "" : ",", name, was, now);
+    *first = false;
+}
+
+/* "P2 #3 Vera -> #1 Sam Rookie" for every place that changed. */
+static void cmd_baseline_order(const SimBaseline *b, const SimBaselineRun *was, const SimBaselineRun *now)
+{
+    printf(" order:");
+    for (int k = 0; k < was->car_count && k < now->car_count; k++) {
+        if (was->order[k] == now->order[k] && was->retired[k] == now->retired[k])
+            continue;
+        printf(" P%d #%d %s%s -> #%d %s%s;", k + 1, was->order[k] + 1, b->drivers[was->order[k]],
+               was->retired[k] ? " (retired)" : "", now->order[k] + 1, b->drivers[now->order[k]],
+               now->retired[k] ? " (retired)" : "");
+    }
+}
+
+static void cmd_baseline_print_changes(const SimBaseline *rec, const SimBaseline *now)
+{
+    for (int i = 0; i < rec->run_count; i++) {
+        const SimBaselineRun *a = &rec->runs[i], *b = &now->runs[i];
+        bool counts = sim_baseline_run_counts_differ(a, b), order = sim_baseline_run_order_differs(a, b);
+        if (!counts && !order)
+            continue;
+        bool first = true;
+        printf("seed %" PRIu64 ":", a->seed);
+        cmd_baseline_count("overtakes", a->overtakes, b->overtakes, &first);
+        cmd_baseline_count("collisions", a->collisions, b->collisions, &first);
+        cmd_baseline_count("offtracks", a->offtracks, b->offtracks, &first);
+        if (order) {
+            printf("%s", counts ? ";" : "");
+            cmd_baseline_order(rec, a, b);
+        }
+        printf("\n");
+    }
+}
+
+static void cmd_baseline_total(const char *name, const SimBaseline *rec, int delta, int tol)
+{
+    long was = 0;
+    for (int i = 0; i < rec->run_count; i++)
+        was += strcmp(name, "overtakes") == 0    ? rec->runs[i].overtakes
+               : strcmp(name, "collisions") == 0 ? rec->runs[i].collisions
+                                                 : rec->runs[i].offtracks;
+    printf("total %-10s %6ld -> %6ld (%+d, tolerance %d) %s\n", name, was, was + delta, delta, tol,
+           abs(delta) <= tol ? "ok" : "FAIL");
+}
+
+static int cmd_baseline_compare(const BaselineOpts *o)
+{
+    SimBaseline rec, now;
+    char err[2048];
+    if (sim_baseline_load(o->file, &rec, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    char context[SIM_PATH_LEN + 64];
+    snprintf(context, sizeof context, "%s:2: the race of this baseline does not load: ", o->file);
+    SimRace *race = cmd_baseline_race(rec.race_path, context);
+    int rc = race ? 0 : 2;
+    if (rc == 0 && sim_baseline_init(&now, race, rec.shuffle_grid, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        rc = 2;
+    } else if (rc == 0) {
+        if (sim_baseline_check_stale(&rec, &now, o->file, err, sizeof err) != 0) {
+            fprintf(stderr, "%s\n", err);
+            rc = 2;
+        } else if (rec.files_hash != now.files_hash) {
+            printf("note: the race, track or driver files changed since the baseline was recorded\n");
+        }
+        if (rc == 0 && sim_baseline_alloc_runs(&now, rec.run_count) != 0)
+            rc = 1;
+        for (int i = 0; rc == 0 && i < rec.run_count; i++)
+            now.runs[i].seed = rec.runs[i].seed;
+        if (rc == 0)
+            rc = cmd_baseline_run(race, &now, rec.shuffle_grid, o->jobs);
+        if (rc == 0) {
+            SimBaselineVerdict v = sim_baseline_compare(&rec, &now);
+            cmd_baseline_print_changes(&rec, &now);
+            cmd_baseline_total("overtakes", &rec, v.d_overtakes, rec.tol.overtakes);
+            cmd_baseline_total("collisions", &rec, v.d_collisions, rec.tol.collisions);
+            cmd_baseline_total("offtracks", &rec, v.d_offtracks, rec.tol.offtracks);
+            printf("orders changed on %d of %d seeds (tolerance %d) %s\n", v.changed_orders, rec.run_count,
+                   rec.tol.orders, v.changed_orders <= rec.tol.orders ? "ok" : "FAIL");
+            printf("baseline %s: %s (%d of %d seeds changed%s)\n", o->file, v.pass ? "PASS" : "FAIL",
+                   v.changed_seeds, rec.run_count, v.exact ? "; exact: any change fails" : "");
+            rc = v.pass ? 0 : 1;
+        }
+        sim_baseline_free(&now);
+    }
+    sim_baseline_free(&rec);
+    free(race);
+    return rc;
+}
+
+int cmd_baseline(int argc, char **argv)
+{
+    BaselineOpts o;
+    memset(&o, 0, sizeof o);
+    int rc = cmd_baseline_parse(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    return strcmp(o.mode, "record") == 0 ? cmd_baseline_record(&o) : cmd_baseline_compare(&o);
+}

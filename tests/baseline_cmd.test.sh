@@ -1,0 +1,91 @@
+#!/bin/sh
+# `racesim baseline` and `racesim check` on small races: a record/compare round trip, a behaviour change, bad and
+# stale baseline files (exit 2 with `path:line: what is wrong`), and check's exit codes, JSON and --jobs.
+# usage: sh tests/baseline_cmd.test.sh PROGRAM BUILD_DIR
+prog="$1"
+tmp="${2:-build}/baseline_cmd_test"
+rm -rf "$tmp"
+mkdir -p "$tmp"
+pass=0
+fail=0
+check() { # name, condition result (0 ok)
+    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1"; fi
+}
+# a private copy of the small sim race, so it can be edited
+cp tests/data/sim/race.ini tests/data/sim/oval.ini tests/data/sim/driver.ini "$tmp/"
+race="$tmp/race.ini"
+base="$tmp/base.txt"
+
+# ---- record, compare: no change ----
+out=$("$prog" baseline record "$race" --seeds 1-3 --out "$base" 2>&1); rc=$?
+check "record exits 0" $rc
+printf '%s\n' "$out" | grep -q "^recorded $base: 3 seeds (1-3)"; check "record summary" $?
+[ "$(head -n 1 "$base")" = "racesim-baseline 1" ]; check "header line" $?
+[ "$(grep -c '^seed ' "$base")" -eq 3 ]; check "three seed lines" $?
+out=$("$prog" baseline compare "$base" 2>&1); rc=$?
+check "compare unchanged exits 0" $rc
+printf '%s\n' "$out" | grep -q "PASS (0 of 3 seeds changed; exact: any change fails)"; check "compare PASS line" $?
+out2=$("$prog" baseline compare "$base" --jobs 2 2>&1)
+[ "$out" = "$out2" ]; check "compare output independent of --jobs" $?
+
+# ---- a behaviour change fails (exit 1) and is reported per seed ----
+sed -i 's/^aggression = .*/aggression = 0.1/; s/^skirt = .*/skirt = 2.5/' "$tmp/driver.ini"
+out=$("$prog" baseline compare "$base" 2>&1); rc=$?
+[ "$rc" -eq 1 ]; check "changed drivers: exit 1" $?
+printf '%s\n' "$out" | grep -q "^note: the race, track or driver files changed"; check "files note" $?
+printf '%s\n' "$out" | grep -q "^seed [0-9]*:"; check "per-seed change lines" $?
+cp tests/data/sim/driver.ini "$tmp/"
+
+# ---- bad files: exit 2, exact messages ----
+sed 's/^laps 2$/laps 3/' "$base" > "$tmp/edited.txt"
+err=$("$prog" baseline compare "$tmp/edited.txt" 2>&1); rc=$?
+[ "$rc" -eq 2 ]; check "edited: exit 2" $?
+n=$(wc -l < "$base" | tr -d ' ')
+[ "$err" = "$tmp/edited.txt:$n: checksum mismatch: the file was edited or damaged (record the baseline again)" ]
+check "edited: message" $?
+head -n 10 "$base" > "$tmp/truncated.txt"
+err=$("$prog" baseline compare "$tmp/truncated.txt" 2>&1); rc=$?
+[ "$rc" -eq 2 ]; check "truncated: exit 2" $?
+[ "$err" = "$tmp/truncated.txt:10: truncated: the last line is not 'checksum HASH' (record the baseline again)" ]
+check "truncated: message" $?
+sed -i "s|^track = .*|track = $PWD/data/tracks/oval.ini|" "$race"
+err=$("$prog" baseline compare "$base" 2>&1); rc=$?
+[ "$rc" -eq 2 ]; check "other track: exit 2" $?
+printf '%s\n' "$err" | grep -q "^$base:3: stale baseline: recorded on track 'Test Oval' (1953.933 m), the race now uses 'Speed Oval'"
+check "other track: message" $?
+"$prog" baseline compare "$tmp/missing.txt" >/dev/null 2>&1; [ $? -eq 2 ]; check "missing file: exit 2" $?
+"$prog" baseline record "$race" --out "$base" >/dev/null 2>&1; [ $? -eq 2 ]; check "record without --seeds: exit 2" $?
+"$prog" baseline frob >/dev/null 2>&1; [ $? -eq 2 ]; check "unknown mode: exit 2" $?
+
+# ---- check: exit codes, JSON, --jobs ----
+oval="$PWD/tests/data/sim/oval.ini"
+drv="$PWD/tests/data/sim/driver.ini"
+printf '[race]\ntrack = %s\nlaps = 1\nduration_s = 4\n[start]\ncar = %s, 100, 0, 30\n[expect]\ncollisions_max = 0\nfinish_all = true\n' "$oval" "$drv" > "$tmp/a_pass.ini"
+printf '[race]\ntrack = %s\nlaps = 1\nduration_s = 4\n[start]\ncar = %s, 100, 0, 30, hold\ncar = %s, 120, 0, 10, hold\n[expect]\nno_contact_between = #1, #2\n' "$oval" "$drv" "$drv" > "$tmp/b_fail.ini"
+out=$("$prog" check "$tmp/a_pass.ini" --seeds 1-2 2>&1); rc=$?
+[ "$rc" -eq 0 ]; check "check pass: exit 0" $?
+[ "$(printf '%s\n' "$out" | tail -n 1)" = "1 passed, 0 failed" ]; check "check pass: summary" $?
+printf '%s\n' "$out" | grep -q "^PASS $tmp/a_pass.ini (seeds 1-2): collisions_max 0 (<= 0); finish_all 1/1 classified (all)$"
+check "check pass: line" $?
+out=$("$prog" check "$tmp" 2>&1); rc=$?
+[ "$rc" -eq 1 ] || [ "$rc" -eq 2 ]; check "check dir with a failure: nonzero" $?
+printf '%s\n' "$out" | grep -q "^FAIL $tmp/b_fail.ini (seed 1): no_contact_between #1, #2 1 contact (first at "
+check "check fail: line" $?
+printf '[race]\ntrack = %s\n[start]\ncar = %s, 100, 0, 30\n[expect]\ncolisions_max = 0\n' "$oval" "$drv" > "$tmp/c_bad.ini"
+out=$("$prog" check "$tmp/c_bad.ini" 2>&1); rc=$?
+[ "$rc" -eq 2 ]; check "check bad file: exit 2" $?
+printf '%s\n' "$out" | grep -q "^ERROR $tmp/c_bad.ini:6: \[expect\] unknown key 'colisions_max'"; check "check bad file: message" $?
+j1=$("$prog" check "$tmp/a_pass.ini" "$tmp/b_fail.ini" --seeds 1-4 --json --jobs 1 2>&1)
+j2=$("$prog" check "$tmp/a_pass.ini" "$tmp/b_fail.ini" --seeds 1-4 --json --jobs 3 2>&1)
+[ "$j1" = "$j2" ]; check "check --json independent of --jobs" $?
+printf '%s\n' "$j1" | head -n 1 | grep -q '^{"scenario":".*a_pass.ini","pass":true,"seeds":\[{"seed":1,"pass":true,"checks":\[{"name":"collisions_max","line":8,"measured":0,'
+check "check --json record" $?
+[ "$(printf '%s\n' "$j1" | tail -n 1)" = '{"passed":1,"failed":1}' ]; check "check --json summary" $?
+out=$("$prog" check tests/data/sim/race.ini 2>&1); rc=$?
+[ "$rc" -eq 2 ]; check "check plain race: exit 2" $?
+printf '%s\n' "$out" | grep -q "^ERROR tests/data/sim/race.ini:0: no expectations (the \[expect\] section is missing or empty): nothing to check$"
+check "check plain race: message" $?
+"$prog" check >/dev/null 2>&1; [ $? -eq 2 ]; check "check without files: exit 2" $?
+"$prog" check "$tmp/a_pass.ini" --seeds 3-1 >/dev/null 2>&1; [ $? -eq 2 ]; check "check bad --seeds: exit 2" $?
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

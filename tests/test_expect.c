@@ -1,0 +1,271 @@
+/* test_expect.c: scenario files ([start] `car =` lines, [expect]) and the evaluation of expectations. */
+#include "../sim/sim_race.h"
+#include "tst.h"
+
+#include <stdlib.h>
+
+#define PATH "tests/data/sim/scen.ini" /* relative paths inside resolve next to the sim test data */
+#define SLOW "../../scenarios/drivers/slow.ini"
+
+static SimRace race;
+static char err[2048];
+
+static int parse(const char *text)
+{
+    return sim_race_parse_string(text, PATH, &race, err, sizeof err);
+}
+
+/* A scenario: two placed cars (one held) and every kind of expectation. */
+static const char *good =
+    "[race]\ntrack = oval.ini\nlaps = 1\nduration_s = 5\n"
+    "[start]\ncar = driver.ini, 100, 2, 40\ncar = " SLOW ", 150, -2.5, 20, hold\n"
+    "[expect]\nseeds = 2-4\ncollisions_max = 1\novertakes_min = 1\novertakes_max = 3\nofftrack_s_max = 0.5\n"
+    "finish_all = true\nposition = Ace Moreau, 1\nahead_of = #1, Slow Car\nno_contact_between = Slow Car, #1\n"
+    "clearance_min = #1, #2, 0.5\ndrafted_s_min = Ace Moreau, 1.5\n";
+
+static int test_parse_scenario(void)
+{
+    TST_CHECK(parse(good) == 0);
+    TST_CHECK(race.entry_count == 2);
+    TST_CHECK(race.entries[0].placed && !race.entries[0].hold);
+    TST_NEAR(race.entries[0].s_m, 100.0, 0.0);
+    TST_NEAR(race.entries[0].d_m, 2.0, 0.0);
+    TST_NEAR(race.entries[0].speed_mps, 40.0, 0.0);
+    TST_CHECK(race.entries[1].placed && race.entries[1].hold);
+    TST_STR_EQ(race.entries[1].personality.name, "Slow Car");
+    const SimExpect *ex = &race.expect;
+    TST_CHECK(ex->present && ex->have_seeds && ex->seed_first == 2 && ex->seed_last == 4);
+    TST_CHECK(ex->have_collisions_max && ex->collisions_max == 1);
+    TST_CHECK(ex->overtakes_min == 1 && ex->overtakes_max == 3);
+    TST_NEAR(ex->offtrack_s_max, 0.5, 0.0);
+    TST_CHECK(ex->have_finish_all && ex->finish_all);
+    TST_CHECK(ex->ref_count == 5);
+    TST_CHECK(ex->refs[0].kind == SIM_EXPECT_POSITION && ex->refs[0].entry_a == 0 && ex->refs[0].position == 1);
+    TST_CHECK(ex->refs[1].kind == SIM_EXPECT_AHEAD_OF && ex->refs[1].entry_a == 0 && ex->refs[1].entry_b == 1);
+    TST_CHECK(ex->refs[2].kind == SIM_EXPECT_NO_CONTACT && ex->refs[2].entry_a == 1 && ex->refs[2].entry_b == 0);
+    TST_CHECK(ex->refs[3].kind == SIM_EXPECT_CLEARANCE && ex->refs[3].entry_b == 1);
+    TST_NEAR(ex->refs[3].value, 0.5, 0.0);
+    TST_CHECK(ex->refs[4].kind == SIM_EXPECT_DRAFTED && ex->refs[4].entry_a == 0);
+    TST_CHECK(ex->refs[4].line == 19);
+    /* a plain race has no expectations */
+    TST_CHECK(sim_race_load("tests/data/sim/race.ini", &race, err, sizeof err) == 0);
+    TST_CHECK(!race.expect.present && race.expect.ref_count == 0);
+    return 0;
+}
+
+/* Parses `head` + "[expect]\n" + one line and checks the exact error. */
+static int expect_error(const char *line, const char *want)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "[race]\ntrack = oval.ini\nduration_s = 5\n[start]\ncar = driver.ini, 100, 2, 40\ncar = " SLOW
+             ", 150, 0, 20, hold\ncar = driver.ini, 50, 0, 30\n[expect]\n%s\n",
+             line);
+    if (parse(text) == 0) {
+        fprintf(stderr, "parsed without error: %s\n", line);
+        return 1;
+    }
+    TST_STR_EQ(err, want);
+    return 0;
+}
+
+static int test_expect_errors(void)
+{
+    TST_CHECK(expect_error("collision_max = 0",
+                           PATH ":9: [expect] unknown key 'collision_max' (expected seeds, collisions_max, "
+                                "overtakes_min, overtakes_max, offtrack_s_max, finish_all, position, ahead_of, "
+                                "no_contact_between, clearance_min or drafted_s_min)") == 0);
+    TST_CHECK(expect_error("collisions_max = few",
+                           PATH ":9: [expect] collisions_max: expected an integer 0..1000000, got 'few'") == 0);
+    TST_CHECK(expect_error("overtakes_min = -1",
+                           PATH ":9: [expect] overtakes_min: expected an integer 0..1000000, got '-1'") == 0);
+    TST_CHECK(expect_error("offtrack_s_max = nan",
+                           PATH ":9: [expect] offtrack_s_max: expected a number of seconds 0..1000000, got 'nan'") ==
+              0);
+    TST_CHECK(expect_error("finish_all = maybe", PATH ":9: [expect] finish_all: expected true or false, got 'maybe'") ==
+              0);
+    TST_CHECK(expect_error("seeds = 5-1",
+                           PATH ":9: [expect] seeds: expected 'A-B' with A <= B (at most 100000 seeds), got '5-1'") ==
+              0);
+    TST_CHECK(expect_error("seeds = 1\nseeds = 2", PATH ":10: [expect] seeds given twice (first on line 9)") == 0);
+    TST_CHECK(expect_error("ahead_of = Slow Car", PATH ":9: [expect] ahead_of: expected 'CAR, CAR', got 'Slow Car'") ==
+              0);
+    TST_CHECK(expect_error("position = Slow Car, 0",
+                           PATH ":9: [expect] position: expected a position 1..128 after the car, got '0'") == 0);
+    TST_CHECK(expect_error("clearance_min = #1, #2",
+                           PATH ":9: [expect] clearance_min: expected 'CAR, CAR, METRES', got '#1, #2'") == 0);
+    TST_CHECK(expect_error("drafted_s_min = #1, soon",
+                           PATH ":9: [expect] drafted_s_min: expected seconds 0..1000000 after the car, got 'soon'") ==
+              0);
+    /* references are checked once every car is known, on the line that names them */
+    TST_CHECK(expect_error("overtakes_min = 0\nahead_of = Nobody, #1",
+                           PATH ":10: [expect] ahead_of: no car is driven by 'Nobody' (use a driver's name or #N)") ==
+              0);
+    TST_CHECK(expect_error("no_contact_between = Ace Moreau, Slow Car",
+                           PATH ":9: [expect] no_contact_between: 2 cars are driven by 'Ace Moreau' (use #N, the "
+                                "car's place in the file)") == 0);
+    TST_CHECK(expect_error("ahead_of = #4, #1", PATH ":9: [expect] ahead_of: '#4': expected #1..#3 (the race has 3 cars)") ==
+              0);
+    TST_CHECK(expect_error("ahead_of = #1, #1", PATH ":9: [expect] ahead_of: '#1' and '#1' are the same car") == 0);
+    TST_CHECK(expect_error("position = #2, 4", PATH ":9: [expect] position: 4 is beyond the 3 cars of the race") == 0);
+    TST_CHECK(expect_error("overtakes_min = 3\novertakes_max = 2",
+                           PATH ":10: [expect] overtakes_max: 2 is below overtakes_min = 3") == 0);
+    return 0;
+}
+
+static int test_start_car_errors(void)
+{
+    TST_CHECK(parse("[race]\ntrack = oval.ini\n[start]\ncar = driver.ini, 100, 2\n") != 0);
+    TST_STR_EQ(err, PATH ":4: [start] car: expected 'driver.ini, s_m, d_m, speed_mps[, hold]' (|d| <= 100, speed "
+                    "0..150), got 'driver.ini, 100, 2'");
+    TST_CHECK(parse("[race]\ntrack = oval.ini\n[start]\ncar = driver.ini, 100, 2, 30, stay\n") != 0);
+    TST_STR_EQ(err, PATH ":4: [start] car: expected 'driver.ini, s_m, d_m, speed_mps[, hold]' (|d| <= 100, speed "
+                    "0..150), got 'driver.ini, 100, 2, 30, stay'");
+    TST_CHECK(parse("[race]\ntrack = oval.ini\n[start]\ncar = nowhere.ini, 100, 2, 30\n") != 0);
+    TST_STR_EQ(err, PATH ":4: [start] car: cannot open 'tests/data/sim/nowhere.ini'");
+    TST_CHECK(parse("[race]\ntrack = oval.ini\n[expects]\n") != 0);
+    TST_STR_EQ(err, PATH ":3: unknown section [expects]");
+    return 0;
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Evaluation on hand-made facts
+ *--------------------------------------------------------------------------------------------------------------*/
+
+static SimExpectFacts facts;
+static SimExpectReport report;
+
+static void make_facts(void)
+{
+    sim_expect_facts_begin(&facts);
+    facts.car_count = 2;
+    facts.observed = true;
+    facts.cars[0].position = 1;
+    facts.cars[0].status = SIM_FINISHED;
+    facts.cars[0].drafted_s = 2.0;
+    facts.cars[1].position = 2;
+    facts.cars[1].status = SIM_FINISHED;
+    facts.overtakes = 1;
+    facts.offtrack_s = 0.25;
+    facts.min_clearance_m[0][1] = facts.min_clearance_m[1][0] = 0.75f;
+}
+
+static const SimExpectCheck *find_check(const char *name)
+{
+    for (int i = 0; i < report.count; i++)
+        if (strcmp(report.checks[i].name, name) == 0)
+            return &report.checks[i];
+    return NULL;
+}
+
+static int test_eval_pass(void)
+{
+    TST_CHECK(parse(good) == 0);
+    make_facts();
+    sim_expect_eval(&race.expect, &facts, &report);
+    TST_CHECK(report.count == 10);
+    TST_CHECK(report.pass);
+    const SimExpectCheck *c = find_check("clearance_min #1, #2");
+    TST_CHECK(c && c->pass && c->line == 18);
+    TST_STR_EQ(c->measured_text, "0.75 m");
+    TST_STR_EQ(c->limit_text, ">= 0.50 m");
+    c = find_check("ahead_of #1, Slow Car");
+    TST_CHECK(c && c->pass);
+    TST_STR_EQ(c->measured_text, "P1 vs P2");
+    return 0;
+}
+
+static int test_eval_fail(void)
+{
+    TST_CHECK(parse(good) == 0);
+    make_facts();
+    facts.collisions = 2;
+    facts.contacts[0][1] = facts.contacts[1][0] = 2;
+    facts.first_contact_s[0][1] = facts.first_contact_s[1][0] = 3.25f;
+    facts.cars[0].position = 2;
+    facts.cars[1].position = 1;
+    facts.cars[1].status = SIM_DNF;
+    facts.cars[0].drafted_s = 1.0;
+    facts.overtakes = 4;
+    facts.offtrack_s = 0.75;
+    sim_expect_eval(&race.expect, &facts, &report);
+    TST_CHECK(!report.pass);
+    for (int i = 0; i < report.count; i++) /* every check fails except the clearance and overtakes_min */
+        TST_CHECK(report.checks[i].pass ==
+                  (strcmp(report.checks[i].name, "clearance_min #1, #2") == 0 ||
+                   strcmp(report.checks[i].name, "overtakes_min") == 0));
+    TST_STR_EQ(find_check("collisions_max")->measured_text, "2");
+    TST_STR_EQ(find_check("collisions_max")->limit_text, "<= 1");
+    TST_STR_EQ(find_check("offtrack_s_max")->measured_text, "0.75 s");
+    TST_STR_EQ(find_check("finish_all")->measured_text, "1/2 classified");
+    TST_STR_EQ(find_check("position Ace Moreau")->measured_text, "P2");
+    TST_STR_EQ(find_check("position Ace Moreau")->limit_text, "= P1");
+    TST_STR_EQ(find_check("no_contact_between Slow Car, #1")->measured_text, "2 contacts (first at 3.25 s)");
+    TST_STR_EQ(find_check("drafted_s_min Ace Moreau")->measured_text, "1.00 s");
+    return 0;
+}
+
+static int test_worst_run(void)
+{
+    static SimExpectReport runs[3];
+    TST_CHECK(parse(good) == 0);
+    int collisions[3] = {0, 3, 1}, overtakes[3] = {2, 0, 1};
+    for (int k = 0; k < 3; k++) {
+        make_facts();
+        facts.collisions = collisions[k];
+        facts.overtakes = overtakes[k];
+        sim_expect_eval(&race.expect, &facts, &runs[k]);
+    }
+    TST_CHECK(strcmp(runs[0].checks[0].name, "collisions_max") == 0);
+    TST_CHECK(sim_expect_worst_run(runs, 3, 0) == 1); /* most collisions */
+    TST_CHECK(strcmp(runs[0].checks[1].name, "overtakes_min") == 0);
+    TST_CHECK(sim_expect_worst_run(runs, 3, 1) == 1); /* fewest overtakes */
+    TST_CHECK(strcmp(runs[0].checks[2].name, "overtakes_max") == 0);
+    TST_CHECK(sim_expect_worst_run(runs, 3, 2) == 0); /* most overtakes */
+    return 0;
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * A real run: a held car rear-ended by a faster held car
+ *--------------------------------------------------------------------------------------------------------------*/
+
+static int test_run_held_cars(void)
+{
+    TST_CHECK(parse("[race]\ntrack = oval.ini\nlaps = 1\nduration_s = 6\n[start]\n"
+                    "car = driver.ini, 100, 0, 30, hold\ncar = " SLOW ", 130, 0, 20, hold\n"
+                    "car = driver.ini, 300, 4, 30\n"
+                    "[expect]\ncollisions_max = 0\nno_contact_between = #1, Slow Car\nno_contact_between = #3, #2\n"
+                    "clearance_min = #1, #2, 0.5\n") == 0);
+    SimSession *s = sim_session_create(&race, NULL, err, sizeof err);
+    TST_CHECK(s != NULL);
+    TST_CHECK(sim_session_driver(s, 0) == NULL && sim_session_driver(s, 1) == NULL); /* held: no driver */
+    TST_CHECK(sim_session_driver(s, 2) != NULL);
+    SimExpectFacts *f = malloc(sizeof *f);
+    TST_CHECK(f != NULL);
+    sim_expect_run_session(s, f);
+    sim_expect_eval(&race.expect, f, &report);
+    sim_session_destroy(s);
+    /* 30 m apart (bumper gap 25.4 m) closing at 10 m/s: the first contact comes about 2.54 s in */
+    bool ok = f->collisions >= 1 && f->contacts[0][1] >= 1 && f->first_contact_s[0][1] > 2.4f &&
+              f->first_contact_s[0][1] < 2.7f && f->min_clearance_m[0][1] <= 0.0f && f->contacts[2][1] == 0;
+    free(f);
+    TST_CHECK(ok);
+    TST_CHECK(!report.pass);
+    TST_CHECK(!find_check("collisions_max")->pass);
+    TST_CHECK(!find_check("no_contact_between #1, Slow Car")->pass);
+    TST_CHECK(find_check("no_contact_between #3, #2")->pass);
+    TST_CHECK(!find_check("clearance_min #1, #2")->pass);
+    return 0;
+}
+
+int main(void)
+{
+    TST_RUN(test_parse_scenario);
+    TST_RUN(test_expect_errors);
+    TST_RUN(test_start_car_errors);
+    TST_RUN(test_eval_pass);
+    TST_RUN(test_eval_fail);
+    TST_RUN(test_worst_run);
+    TST_RUN(test_run_held_cars);
+    return tst_report();
+}
