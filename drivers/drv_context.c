@@ -5,6 +5,7 @@
  * lane is still dangerous) -> steer toward the offset. Nothing allocates. */
 #include "drv_context.h"
 
+#include "drv_lanes.h"
 #include "drv_post.h"
 #include "drv_resolve.h"
 
@@ -12,11 +13,14 @@
 
 #define DRV_LINE_LOOKAHEAD_FRACTION 0.35 /* of the driver's lookahead, for the racing line's target point */
 #define DRV_LINE_FOLLOW_BAND_M 1.0       /* a chosen offset this close to the line counts as following it */
+#define DRV_LINE_TRACK_TOL_M 0.5         /* this close to the line counts as on it (tracking error, slot size) */
 #define DRV_LINE_FF_STEP_M 2.0           /* arc length for the line's slope */
 #define DRV_EDGE_LOOKAHEAD_S 0.7         /* where the track limits ahead are read */
-#define DRV_OFFLINE_BRAKE_FRACTION 0.5   /* of the grip, assumed for braking toward a tighter path ahead */
 #define DRV_DODGE_SHARE 0.3              /* of the grip, always left for lateral moves even under braking */
-#define DRV_OVERSPEED_MPS 0.0            /* above the wanted speed by this, braking takes grip before steering */
+#define DRV_GRIP_MARGIN 0.97             /* of the grip, what the driver's combined demand may use */
+#define DRV_EDGE_KEEP_M 0.3              /* a lateral drift is stopped this far inside the edge (car centre) */
+#define DRV_EDGE_STOP_SHARE 0.5          /* of the grip, counted on to stop a drift toward an edge */
+#define DRV_EDGE_TAU_S 0.15              /* s: how fast a drift toward an edge is brought back to a safe speed */
 #define DRV_STRAIGHT_MAX_CURVATURE (1.0 / 350.0)
 #define DRV_STRAIGHT_LOOKAHEAD_S 2.0
 #define DRV_PROFILE_LOOKAHEAD_S 0.1      /* speed targets anticipate the profile by this much */
@@ -102,7 +106,7 @@ static double drv_no_time_to_clear(const DrvView *view, const DrvPersonality *p)
     return drv_context_follow_speed(view, p, o);
 }
 
-static void drv_noise_update(DrvDriver *driver, const DrvView *view)
+void drv_noise_update(DrvDriver *driver, const DrvView *view)
 {
     double t = view->tick * view->dt_s;
     if (driver->p.reaction_noise <= 0.0 || t < driver->noise.next_draw_s)
@@ -139,27 +143,15 @@ static double drv_line_weight(double target_d, double line_ahead_d)
     return w < 0.0 ? 0.0 : w;
 }
 
-/* Off the racing line the speed plan does not hold: a car holding an offset through a corner follows a tighter
- * path than the line. The speed its own path allows at the car and a moment ahead (with room to brake for it). */
+/* Off the racing line the line's speed plan does not hold: a car holding another offset through a corner follows
+ * another path. The caps of the lane it aims for (which brake for every corner ahead on that lane, with grip left
+ * to steer back: drv_lanes.h) and of the path under it right now. */
 static double drv_offline_speed(DrvDriver *driver, const DrvView *view, double target_d, double k_here)
 {
-    const TrkTrack *trk = driver->track;
-    double v = view->speed_mps;
-    double grip = driver->p.grip_use * trk_car_grip_mps2(&driver->car, v);
-    double brake = DRV_OFFLINE_BRAKE_FRACTION * grip;
-    double dist[3] = {0.0, fmax(5.0, v * 0.5), fmax(10.0, v * 1.0)};
-    double k[3] = {k_here, trk_curvature(trk, view->s_m + dist[1], &driver->hints.path_near),
-                   trk_curvature(trk, view->s_m + dist[2], &driver->hints.path_far)};
-    double best = INFINITY;
-    for (int i = 0; i < 3; i++) {
-        double d = i == 0 ? view->d_m : target_d;
-        double kp = fabs(k[i] / fmax(1.0 - k[i] * d, 0.2));
-        if (kp < 1e-6)
-            continue;
-        double v_lim2 = grip / kp;
-        best = fmin(best, sqrt(v_lim2 + 2.0 * brake * dist[i]));
-    }
-    return best;
+    double v_lane = drv_lanes_speed(driver->lanes, view->s_m, target_d);
+    double kp = fabs(k_here / fmax(1.0 - k_here * view->d_m, 0.2));
+    double g = driver->p.grip_use * DRV_LANES_GRIP_SHARE * trk_car_grip_mps2(&driver->car, view->speed_mps);
+    return kp > 1e-6 ? fmin(v_lane, sqrt(g / kp)) : v_lane;
 }
 
 /* Steering. When the chosen offset is the racing line, the car tracks the line itself with its lateral speed and
@@ -182,6 +174,86 @@ static double drv_context_steer(DrvDriver *driver, const DrvView *view, double t
     double acc_ff = v * v * (k_line - k_here / scale);
     double d = w * line_here + (1.0 - w) * target_d;
     return drv_steer_toward_ff(view, d, w * lat_ff, w * acc_ff, k_here, budget, overload);
+}
+
+/* The fastest lateral speed toward an edge `room_m` away (car centre, less DRV_EDGE_KEEP_M) from which the car can
+ * still stop before it with DRV_EDGE_STOP_SHARE of the grip `g`, m/s. */
+static double drv_edge_speed(double room_m, double g)
+{
+    return sqrt(2.0 * DRV_EDGE_STOP_SHARE * g * fmax(room_m - DRV_EDGE_KEEP_M, 0.0));
+}
+
+/* The friction circle, shared deliberately instead of leaving it to the sim (which scales an overlong demand back
+ * keeping its direction, so a car that asks for full braking and a lateral move gets neither and arrives too fast).
+ * Priorities: (1) staying on the track: no drift toward an edge faster than the car could still stop; (2) braking,
+ * when the car brakes at all (it is too fast for what is ahead): the lateral move gets what is left, but never less
+ * than a dodge share; (3) otherwise the lateral demand (path plus move) first, and the throttle gets what is left. The
+ * longitudinal request always gets what the lateral leaves, so the total stays inside the circle and the car does
+ * what its plan assumed. In: the speed control's ax and the steering's lateral request (d''); both are rewritten. */
+static void drv_share_grip(const DrvDriver *driver, const DrvView *view, double k_here, double *ax, double *lat)
+{
+    const TrkTrack *trk = driver->track;
+    double v = view->speed_mps, d = view->d_m, lat_v = view->lat_speed_mps;
+    /* a driver whose plan uses more than the margin (a late braker) may use what its plan uses */
+    double g = fmin(1.0, fmax(DRV_GRIP_MARGIN, driver->p.grip_use + 0.01)) * trk_car_grip_mps2(&driver->car, v);
+    double corner = v * v * k_here / fmax(1.0 - k_here * d, 0.2); /* the path's own need at this offset */
+    double ay = corner + *lat;                                    /* what the tyres are asked for sideways */
+    double cap = g;
+    if (*ax < 0.0)
+        cap = sqrt(fmax(g * g - *ax * *ax, DRV_DODGE_SHARE * DRV_DODGE_SHARE * g * g));
+    ay = fmax(-cap, fmin(cap, ay));
+    /* staying on the track comes before braking */
+    int hint = driver->hints.here;
+    double wl = trk_width_left(trk, view->s_m, &hint), wr = trk_width_right(trk, view->s_m, &hint);
+    ay = fmin(ay, corner + (drv_edge_speed(wl - d, g) - lat_v) / DRV_EDGE_TAU_S);
+    ay = fmax(ay, corner + (-drv_edge_speed(d + wr, g) - lat_v) / DRV_EDGE_TAU_S);
+    ay = fmax(-g, fmin(g, ay));
+    double rest = sqrt(fmax(g * g - ay * ay, 0.0));
+    *ax = fmax(-rest, fmin(rest, *ax));
+    *lat = ay - corner;
+}
+
+/* Speed and steering toward a chosen offset, shared by both driver models so comparisons are fair: the speed plan,
+ * then the car ahead when `braking` (no lane free enough), the no-time-to-clear limit, the off-line limit; then the
+ * friction-circle split between braking and steering, and line-tracking steering. */
+void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d, double line_d_m, double k_here,
+                         bool braking, DrvControls *out)
+{
+    const DrvPersonality *p = &driver->p;
+    DrvHints *h = &driver->hints;
+    double s = view->s_m, v = view->speed_mps;
+    /* speed: the plan, then the car ahead when no lane is free enough */
+    double ahead_m = fmax(1.0, v * DRV_PROFILE_LOOKAHEAD_S);
+    double v_plan = trk_speed_at(driver->profile, s, &h->profile) * driver->noise.speed_scale;
+    double v_next = trk_speed_at(driver->profile, s + ahead_m, &h->profile_ahead) * driver->noise.speed_scale;
+    /* the plan's own acceleration at our speed: v dv/ds */
+    double a_plan = v * (v_next - v_plan) / ahead_m;
+    double target_v = v_plan;
+    if (braking) {
+        const DrvOther *o = drv_car_in_path(view, target_d);
+        target_v = fmin(target_v, o ? drv_context_follow_speed(view, p, o) : 0.97 * v);
+    }
+    target_v = fmin(target_v, drv_no_time_to_clear(view, p));
+    /* off the line now, or aiming off it: the lanes' caps, in proportion */
+    double line_here = trk_line_d(driver->track, s, &h->line_here);
+    double off_here = fmax(fabs(view->d_m - line_here) - DRV_LINE_TRACK_TOL_M, 0.0);
+    double off_aim = fmax(fabs(target_d - line_d_m) - DRV_LINE_TRACK_TOL_M, 0.0);
+    double w_line = drv_line_weight(fmax(off_here, off_aim), 0.0);
+    if (w_line < 1.0) {
+        double v_off = drv_offline_speed(driver, view, target_d, k_here);
+        if (v_off < v_plan)
+            target_v = fmin(target_v, v_plan - (1.0 - w_line) * (v_plan - v_off));
+    }
+    if (target_v < v_plan)
+        a_plan = fmin(a_plan, 0.0); /* following a car: the plan's slope no longer applies, only its braking */
+
+    double ax = drv_speed_toward_ff(view, target_v, a_plan);
+    double lat = drv_context_steer(driver, view, target_d, line_d_m, k_here, 0.0, NULL);
+    drv_share_grip(driver, view, k_here, &ax, &lat);
+    out->long_accel_mps2 = ax;
+    out->lat_accel_mps2 = lat;
+    out->target_d_m = target_d;
+    out->target_speed_mps = target_v;
 }
 
 void drv_context_think(DrvDriver *driver, const DrvView *view, DrvControls *out)
@@ -223,39 +295,7 @@ void drv_context_think(DrvDriver *driver, const DrvView *view, DrvControls *out)
     drv_resolver_fn(p->resolver)(&map, view->d_m, &res);
     double target_d = res.chosen_d_m;
 
-    /* speed: the plan, then the car ahead when no lane is free enough */
-    double ahead_m = fmax(1.0, v * DRV_PROFILE_LOOKAHEAD_S);
-    double v_plan = trk_speed_at(driver->profile, s, &h->profile) * driver->noise.speed_scale;
-    double v_next = trk_speed_at(driver->profile, s + ahead_m, &h->profile_ahead) * driver->noise.speed_scale;
-    /* the plan's own acceleration at our speed: v dv/ds */
-    double a_plan = v * (v_next - v_plan) / ahead_m;
-    double target_v = v_plan;
-    bool braking = res.chosen_danger > p->aggression;
-    if (braking) {
-        const DrvOther *o = drv_car_in_path(view, target_d);
-        target_v = fmin(target_v, o ? drv_context_follow_speed(view, p, o) : 0.97 * v);
-    }
-    target_v = fmin(target_v, drv_no_time_to_clear(view, p));
-    double w_line = drv_line_weight(target_d, ctx.line_d_m);
-    if (w_line < 1.0) {
-        double v_off = drv_offline_speed(driver, view, target_d, k_here);
-        if (v_off < v_plan)
-            target_v = fmin(target_v, v_plan - (1.0 - w_line) * (v_plan - v_off));
-    }
-    if (target_v < v_plan)
-        a_plan = fmin(a_plan, 0.0); /* following a car: the plan's slope no longer applies, only its braking */
-
-    out->long_accel_mps2 = drv_speed_toward_ff(view, target_v, a_plan);
-    /* Braking while too fast comes first: the lateral demand gets what the friction circle leaves, but never less
-     * than a share that still lets the car dodge (the sim serves lateral demand first, so a swerving car that
-     * asks for both gets no brakes at all). */
-    double budget = 0.0;
-    if (out->long_accel_mps2 < 0.0 && v > target_v + DRV_OVERSPEED_MPS) {
-        double grip = trk_car_grip_mps2(&driver->car, v), a = out->long_accel_mps2;
-        budget = sqrt(fmax(grip * grip - a * a, DRV_DODGE_SHARE * DRV_DODGE_SHARE * grip * grip));
-    }
-    out->lat_accel_mps2 = drv_context_steer(driver, view, target_d, ctx.line_d_m, k_here, budget, NULL);
-    out->target_d_m = target_d;
-    out->target_speed_mps = target_v;
+    bool braking = res.chosen_danger > p->aggression || res.no_slot;
+    drv_context_control(driver, view, target_d, ctx.line_d_m, k_here, braking, out);
     drv_debug_fill(&driver->debug, &map, &res, braking, p->resolver);
 }

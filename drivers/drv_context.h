@@ -15,4 +15,12 @@ void drv_context_behaviours(const DrvView *view, const DrvPersonality *p, const 
 /* The speed to hold so as to follow `o` at a safe gap (ours to choose by aggression), m/s. */
 double drv_context_follow_speed(const DrvView *view, const DrvPersonality *p, const DrvOther *o);
 
+/* Redraws the reaction noise when its period is over (both models call it first thing in a tick). */
+void drv_noise_update(DrvDriver *driver, const DrvView *view);
+
+/* Speed plan, following, and steering toward target_d (both models use it, so comparisons are fair). line_d_m is
+ * the racing line at the line's lookahead point, k_here the track curvature at the car. Fills every field of out. */
+void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d, double line_d_m, double k_here,
+                         bool braking, DrvControls *out);
+
 #endif

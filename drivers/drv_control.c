@@ -5,9 +5,15 @@
 
 #define DRV_STEER_POS_GAIN 2.0     /* 1/s: lateral speed asked per metre of error, far from the target */
 #define DRV_STEER_VEL_TAU_S 0.12   /* s: how fast the lateral speed is brought to the asked one */
-#define DRV_STEER_GRIP_MARGIN 0.97 /* fraction of the grip the path plus the lateral move may use */
+/* Fraction of the grip the path plus the lateral move may use. The whole grip: the context driver's friction-circle
+ * split (drv_context_control) keeps its own margin, which depends on the driver's grip use. */
+#define DRV_STEER_GRIP_MARGIN 1.0
 #define DRV_STEER_STOP_FRACTION 0.6 /* fraction of that used to plan stopping at the target (no overshoot) */
 #define DRV_STEER_CALM_TAU_S 0.6  /* s: the time scale over which a lateral move's grip need is judged */
+/* Fraction of the grip a lateral move may count on to stop at its target. A braking zone leaves only a dodge share
+ * of the grip for lateral moves (drv_context_control), so a move planned with the whole grip on a straight could
+ * not be stopped once the braking starts: the car would cross the track and leave it. */
+#define DRV_STEER_PLAN_SHARE 0.3
 #define DRV_SPEED_GAIN 3.0         /* 1/s */
 
 double drv_steer_toward_ff(const DrvView *view, double target_d_m, double target_lat_mps, double feedforward_mps2,
@@ -26,7 +32,8 @@ double drv_steer_toward_ff(const DrvView *view, double target_d_m, double target
     double a_min = -g - corner; /* toward the right */
     double e = target_d_m - view->d_m;
     /* the fastest lateral speed from which we can still stop at the target, or proportional near it */
-    double brake = fmax(e > 0.0 ? -a_min : a_max, 0.1 * grip); /* stopping a leftward move needs rightward room */
+    /* stopping a leftward move needs rightward room, and never more than a braking zone would leave */
+    double brake = fmax(fmin(e > 0.0 ? -a_min : a_max, DRV_STEER_PLAN_SHARE * grip), 0.1 * grip);
     double v_stop = sqrt(2.0 * DRV_STEER_STOP_FRACTION * brake * fabs(e));
     double v_des = fmin(v_stop, DRV_STEER_POS_GAIN * fabs(e));
     if (e < 0.0)

@@ -1,5 +1,7 @@
 /* drv_driver.c: driver lifetime and dispatch by model. */
 #include "drv_driver.h"
+#include "drv_lanes.h"
+#include "drv_steering.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +15,10 @@ DrvDriver *drv_create(const DrvPersonality *p, const TrkTrack *track, const TrkC
     driver->track = track;
     driver->car = car ? *car : trk_default_car();
     driver->profile = trk_speed_profile_create(track, &driver->car, TRK_PATH_RACING_LINE, p->grip_use);
-    if (driver->profile == NULL) {
+    driver->lanes = drv_lanes_create(track, &driver->car, p->grip_use * DRV_LANES_GRIP_SHARE);
+    if (driver->profile == NULL || driver->lanes == NULL) {
+        trk_speed_profile_free(driver->profile);
+        drv_lanes_destroy(driver->lanes);
         free(driver);
         return NULL;
     }
@@ -29,14 +34,18 @@ void drv_destroy(DrvDriver *driver)
     if (driver == NULL)
         return;
     trk_speed_profile_free(driver->profile);
+    drv_lanes_destroy(driver->lanes);
     free(driver);
 }
 
 void drv_think(DrvDriver *driver, const DrvView *view, DrvControls *out)
 {
     switch (driver->p.model) {
+    case DRV_MODEL_STEERING:
+        drv_steering_think(driver, view, out);
+        break;
     case DRV_MODEL_CONTEXT:
-    default: /* the steering model is not built yet; the parser rejects it */
+    default:
         drv_context_think(driver, view, out);
         break;
     }

@@ -22,6 +22,7 @@ struct DrvDriver {
     const TrkTrack *track;
     TrkCarParams car;
     TrkSpeedProfile *profile;
+    struct DrvLanes *lanes;   /* speed caps of off-line lanes (drv_lanes.h) */
     DrvRng rng;
     DrvHints hints;
     DrvNoise noise;
@@ -29,6 +30,9 @@ struct DrvDriver {
     DrvContextMap prev;
     bool has_prev;
     DrvDebug debug;
+    /* steering model state: the previous tick's target offset (smoothed by the hysteresis) */
+    double steer_prev_target_m;
+    bool steer_has_prev;
 };
 
 /* The context model's tick. */

@@ -1,0 +1,133 @@
+/* drv_lanes.c: braking-limited speed caps of constant-offset lanes (see drv_lanes.h).
+ *
+ * Per lane: the steady corner speed of the lane's own curvature kappa / (1 - kappa d) (with downforce), then one
+ * backward pass round the loop from the slowest point: the speed at a metre is at most what braking (the grip left
+ * after cornering, plus drag) can shed before the next. There is no forward (acceleration) pass: this is a cap on
+ * the line's plan, which already knows how fast the car can accelerate. */
+#include "drv_lanes.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define DRV_LANES_STEP_M 1.0      /* arc-length resolution */
+#define DRV_LANES_SPACING_M 1.5   /* between lanes */
+#define DRV_LANES_V_CAP_MPS 150.0
+#define DRV_LANES_SMOOTH_M 2.0    /* curvature averaged over +-this, like the track's own profile */
+#define DRV_LANES_MIN_SCALE 0.2   /* 1 - kappa d kept at least this (past the centre of a tight corner) */
+
+struct DrvLanes {
+    int n;            /* samples per lane */
+    int count;        /* lanes */
+    double step_m;    /* track length / n */
+    double d0_m;      /* offset of lane 0 (the rightmost) */
+    double spacing_m;
+    float *v_mps;     /* count * n */
+};
+
+static double drv_lanes_corner_speed(const TrkCarParams *car, double grip_scale, double kp)
+{
+    double k = fabs(kp);
+    double aero = grip_scale * car->mu * 0.5 * car->air_density_kgpm3 * car->downforce_area_m2 / car->mass_kg;
+    if (k <= aero + 1e-12)
+        return DRV_LANES_V_CAP_MPS;
+    return fmin(sqrt(grip_scale * car->mu * TRK_GRAVITY_MPS2 / (k - aero)), DRV_LANES_V_CAP_MPS);
+}
+
+/* One lane: kappa holds the centre line's curvature per sample; v receives the lane's cap. */
+static void drv_lanes_fill(const TrkCarParams *car, double grip_scale, const double *kappa, int n, double step,
+                           double d, float *v)
+{
+    int start = 0;
+    for (int i = 0; i < n; i++) {
+        double kp = kappa[i] / fmax(1.0 - kappa[i] * d, DRV_LANES_MIN_SCALE);
+        v[i] = (float)drv_lanes_corner_speed(car, grip_scale, kp);
+        if (v[i] < v[start])
+            start = i;
+    }
+    for (int k = 1; k <= n; k++) {
+        int i = ((start - k) % n + n) % n, j = (i + 1) % n;
+        double vj = v[j], scale = fmax(1.0 - kappa[j] * d, DRV_LANES_MIN_SCALE);
+        double g = grip_scale * trk_car_grip_mps2(car, vj), lat = vj * vj * fabs(kappa[j]) / scale;
+        double a = (lat >= g ? 0.0 : sqrt(g * g - lat * lat)) + trk_car_drag_n(car, vj, 1.0) / car->mass_kg;
+        double vi = sqrt(vj * vj + 2.0 * a * step * scale); /* the lane's own length of this step */
+        if (vi < v[i])
+            v[i] = (float)vi;
+    }
+}
+
+DrvLanes *drv_lanes_create(const TrkTrack *track, const TrkCarParams *car, double grip_scale)
+{
+    double length = trk_length(track);
+    int n = (int)ceil(length / DRV_LANES_STEP_M);
+    TrkSummary sum = trk_summary(track);
+    double half = 0.5 * sum.max_width_m;
+    int count = 2 * (int)ceil(half / DRV_LANES_SPACING_M) + 1;
+    DrvLanes *lanes = calloc(1, sizeof *lanes);
+    double *kappa = malloc(sizeof(double) * (size_t)n);
+    if (lanes)
+        lanes->v_mps = malloc(sizeof(float) * (size_t)n * (size_t)count);
+    if (!lanes || !kappa || !lanes->v_mps) {
+        free(kappa);
+        drv_lanes_destroy(lanes);
+        return NULL;
+    }
+    lanes->n = n;
+    lanes->count = count;
+    lanes->step_m = length / n;
+    lanes->spacing_m = DRV_LANES_SPACING_M;
+    lanes->d0_m = -0.5 * (count - 1) * DRV_LANES_SPACING_M;
+    /* curvature averaged over a few metres: survey noise must not read as tiny corners */
+    int h = (int)lround(DRV_LANES_SMOOTH_M / lanes->step_m), hint = -1;
+    double *raw = kappa;
+    for (int i = 0; i < n; i++)
+        raw[i] = trk_curvature(track, i * lanes->step_m, &hint);
+    double *tmp = malloc(sizeof(double) * (size_t)n);
+    if (tmp != NULL && h > 0 && 2 * h < n) {
+        for (int i = 0; i < n; i++) {
+            double acc = 0.0;
+            for (int k = -h; k <= h; k++)
+                acc += raw[((i + k) % n + n) % n];
+            tmp[i] = acc / (2 * h + 1);
+        }
+        for (int i = 0; i < n; i++)
+            kappa[i] = tmp[i];
+    }
+    free(tmp);
+    for (int j = 0; j < count; j++)
+        drv_lanes_fill(car, grip_scale, kappa, n, lanes->step_m, lanes->d0_m + j * lanes->spacing_m,
+                       lanes->v_mps + (size_t)j * (size_t)n);
+    free(kappa);
+    return lanes;
+}
+
+void drv_lanes_destroy(DrvLanes *lanes)
+{
+    if (lanes == NULL)
+        return;
+    free(lanes->v_mps);
+    free(lanes);
+}
+
+double drv_lanes_speed(const DrvLanes *lanes, double s_m, double d_m)
+{
+    double fs = s_m / lanes->step_m;
+    if (!isfinite(fs) || !isfinite(d_m))
+        return 0.0;
+    fs = fmod(fs, lanes->n);
+    if (fs < 0.0)
+        fs += lanes->n;
+    int i = (int)fs;
+    if (i >= lanes->n)
+        i = lanes->n - 1;
+    int i1 = (i + 1) % lanes->n;
+    double ts = fs - i;
+    double fl = (d_m - lanes->d0_m) / lanes->spacing_m;
+    fl = fmax(0.0, fmin(fl, lanes->count - 1.0));
+    int j = (int)fl;
+    if (j >= lanes->count - 1)
+        j = lanes->count - 2;
+    double tl = fl - j;
+    const float *a = lanes->v_mps + (size_t)j * (size_t)lanes->n, *b = a + lanes->n;
+    double va = (1.0 - ts) * a[i] + ts * a[i1], vb = (1.0 - ts) * b[i] + ts * b[i1];
+    return (1.0 - tl) * va + tl * vb;
+}
