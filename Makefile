@@ -53,7 +53,7 @@ ifeq ($(BUILD),build/opt)
 ROOT_PROGRAM := racesim
 endif
 
-.PHONY: all deps run test test-unit test-san bench fuzz clean
+.PHONY: all deps run test test-unit test-san bench soak fuzz clean
 all: $(PROGRAM) $(ROOT_PROGRAM)
 
 racesim: $(PROGRAM)
@@ -98,9 +98,15 @@ run: deps
 	@$(MAKE) --no-print-directory $(PROGRAM) $(ROOT_PROGRAM)
 	./$(PROGRAM)
 
+# Benchmarks print figures and whether each target is met; they fail only when something is broken.
 bench: deps
 	@$(MAKE) --no-print-directory $(PROGRAM) $(BENCH_BINS)
 	@for b in $(BENCH_BINS); do $$b || exit 1; done
+
+# The full soak (tests/test_soak.c --full): 40 cars, 200 laps of the tightest track, run twice and compared (minutes).
+soak: deps
+	@$(MAKE) --no-print-directory $(BUILD)/tests/test_soak
+	$(BUILD)/tests/test_soak --full
 
 clean:
 	rm -rf build racesim
@@ -108,26 +114,31 @@ clean:
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # ---- fuzzing (libFuzzer, clang) -------------------------------------------------------------------------------
-# `make fuzz` builds one harness per parser into build/fuzz; `make fuzz-run FUZZ_SECONDS=N` runs each for N seconds,
-# seeded with the files in data/ and tests/. Crashes are written to build/fuzz/crash-*; copy them into
-# tests/fuzz/regress/ so tests replay them.
+# `make fuzz` builds one harness per parser into build/fuzz (targets in tests/fuzz/fuzz_targets.h); `make fuzz-run
+# FUZZ_SECONDS=N` runs each for N seconds, seeded with the files in data/ and tests/. A crash is written to
+# build/fuzz/<harness>-crash-*; copy it into tests/fuzz/regress/<target>/ so tests/test_fuzz_regress.c replays it.
+# The core is compiled once with the fuzzer's coverage (fuzzer-no-link) and linked into every harness.
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 30
-FUZZ_FLAGS := -std=c11 -g -O1 -ffp-contract=off -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+FUZZ_FLAGS := -std=c11 -g -O1 -ffp-contract=off -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-D_POSIX_C_SOURCE=200809L $(INIH_CFLAGS)
 FUZZ_CORE := $(TRK_SRC) $(DRV_SRC) $(SIM_SRC)
+FUZZ_OBJ := $(patsubst %.c,build/fuzz/obj/%.o,$(FUZZ_CORE))
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRC))
 
 .PHONY: fuzz fuzz-run
+.SECONDARY: $(FUZZ_OBJ) # keep the fuzz objects (pattern-rule intermediates) between builds
 fuzz: deps
 	@sh tools/install-deps.sh fuzz
 	@$(MAKE) --no-print-directory $(FUZZ_BINS)
-	@mkdir -p build/fuzz/races && ln -sfn ../../data/tracks build/fuzz/tracks && ln -sfn ../../data/drivers build/fuzz/drivers
 
-build/fuzz/%: tests/fuzz/%.c $(FUZZ_CORE)
-	@mkdir -p build/fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_CORE) $(INIH_LIBS) -lm -lpthread
+build/fuzz/obj/%.o: %.c $(wildcard track/*.h drivers/*.h sim/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_targets.h $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(INIH_LIBS) -lm -lpthread
 
 fuzz-run: fuzz
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)

@@ -20,6 +20,7 @@ typedef struct DrvBehCtx {
     bool on_straight;         /* no real corner at the car or within the next seconds */
     double grip_mps2;         /* total grip at the current speed, m/s^2 */
     double noise_d_m;         /* this driver's current perception error on other cars' offsets, m */
+    const struct DrvLanes *lanes; /* speed caps of constant-offset lanes (drv_lanes.h); NULL = none */
 } DrvBehCtx;
 
 typedef void DrvBehaviourFn(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
@@ -34,6 +35,8 @@ void drv_beh_avoid(const DrvView *view, const DrvPersonality *p, const DrvBehCtx
 void drv_beh_draft(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
 /* The track limits: where the track narrows ahead, and a token margin at the edges. */
 void drv_beh_edge(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
+/* Corner commitment: danger on lanes the car is too fast to hold through the corners ahead (see the file). */
+void drv_beh_commit(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
 /* Blue flags: a car about to be lapped leaves the faster car's lane. */
 void drv_beh_yield(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
 

@@ -4,10 +4,17 @@
  * we cannot go through it. A car ahead is danger in proportion to how soon we would hit it (time to contact over
  * the driver's horizon), plus a little when it is very close in time even at equal speed; a car pulling away
  * writes nothing. Danger covers the other car's width plus ours and a small margin, with the driver's skirt of
- * decreasing danger either side. */
+ * decreasing danger either side.
+ *
+ * A gap is a lane only if the car fits through it with room to spare: between a car ahead and the track edge, or
+ * between two cars ahead too close together along the track to weave between them, a gap narrower than our width
+ * plus, either side, the side margin and half the driver's skirt is as dangerous as the car(s) beside it. Without
+ * this, the skirts of the two sides of a narrow gap leave a shallow dip in the middle that the resolver takes for a
+ * lane, and the car squeezes through with centimetres to spare. */
 #include "drv_beh.h"
 
 #include <math.h>
+#include <stdlib.h> /*T2TMP*/
 
 #define DRV_AVOID_ALONGSIDE_GAP_M 0.5   /* a gap this small along the track already counts as alongside */
 #define DRV_AVOID_HORIZON_PER_LOOKAHEAD 2.0
@@ -15,6 +22,16 @@
 #define DRV_AVOID_CLOSE_HEADWAY_S 0.35  /* nearer than this in time, a car ahead is danger at any speed */
 #define DRV_AVOID_CLOSE_DANGER 0.6
 #define DRV_AVOID_MAX_PREDICT_S 1.5     /* lateral prediction is not trusted further than this */
+#define DRV_AVOID_WAKE_SHARE 0.5        /* of the draft weight: how much closer a drafter sits on a straight */
+#define DRV_AVOID_GAP_CARS 16           /* cars ahead kept for the narrow-gap pass (the nearest ones) */
+#define DRV_AVOID_EDGE_FAR_M 20.0       /* "beyond the edge" for a band: further than any track is wide */
+
+/* A car ahead that wrote danger, for the narrow-gap pass. */
+typedef struct DrvAvoidCar {
+    const DrvOther *o;
+    double d_m;      /* perceived offset */
+    double danger;
+} DrvAvoidCar;
 
 static double drv_clamp01(double x) { return x < 0.0 ? 0.0 : (x > 1.0 ? 1.0 : x); }
 
@@ -26,9 +43,52 @@ static void drv_avoid_write(DrvContextMap *map, const DrvView *view, const DrvOt
     drv_map_write_band(map, DRV_MAP_DANGER, lo, hi, danger, skirt_m);
 }
 
+/* Danger of a car ahead (not alongside), 0 when it is no threat. */
+static double drv_avoid_ahead_danger(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx,
+                                     double horizon_s, double gap, const DrvOther *o)
+{
+    double closing = view->speed_mps - o->speed_mps;
+    double ttc = closing > 0.05 ? gap / closing : INFINITY;
+    double urgency = drv_clamp01(1.0 - ttc / horizon_s);
+    double headway = gap / fmax(view->speed_mps, 5.0);
+    /* on a straight nobody brakes: sitting close in a wake is drafting, and a driver who likes the tow sits closer */
+    double close_s = DRV_AVOID_CLOSE_HEADWAY_S * (ctx->on_straight && !getenv("T2_NOWAKE") ? 1.0 - DRV_AVOID_WAKE_SHARE * p->draft_weight : 1.0);
+    double close = DRV_AVOID_CLOSE_DANGER * drv_clamp01(1.0 - headway / close_s);
+    return fmax(urgency, close);
+}
+
+/* Narrow gaps (see the top of the file): next to the track edges, and between pairs of cars ahead. */
+static void drv_avoid_narrow_gaps(const DrvView *view, const DrvPersonality *p, const DrvAvoidCar *cars, int n,
+                                  DrvContextMap *map)
+{
+    double need = view->width_m + 2.0 * (DRV_BEH_SIDE_MARGIN_M + 0.5 * p->skirt_m);
+    double half_w = 0.5 * view->width_m;
+    double edge_left = map->d_left_m + half_w, edge_right = map->d_right_m - half_w; /* the track's edges */
+    for (int i = 0; i < n; i++) {
+        const DrvAvoidCar *a = &cars[i];
+        double half_a = 0.5 * a->o->width_m;
+        if (edge_left - (a->d_m + half_a) < need)
+            drv_map_write_band(map, DRV_MAP_DANGER, a->d_m, edge_left + DRV_AVOID_EDGE_FAR_M, a->danger, 0.0);
+        if ((a->d_m - half_a) - edge_right < need)
+            drv_map_write_band(map, DRV_MAP_DANGER, edge_right - DRV_AVOID_EDGE_FAR_M, a->d_m, a->danger, 0.0);
+        for (int j = i + 1; j < n; j++) {
+            const DrvAvoidCar *b = &cars[j];
+            /* too close together along the track for us to pass one and then cut in front of the other */
+            double weave = 0.5 * (a->o->length_m + b->o->length_m) + view->length_m;
+            if (fabs(a->o->ds_m - b->o->ds_m) >= weave)
+                continue;
+            double gap = fabs(a->d_m - b->d_m) - 0.5 * (a->o->width_m + b->o->width_m);
+            if (gap < need)
+                drv_map_write_band(map, DRV_MAP_DANGER, a->d_m, b->d_m, fmin(a->danger, b->danger), 0.0);
+        }
+    }
+}
+
 void drv_beh_avoid(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map)
 {
     double horizon_s = DRV_AVOID_HORIZON_PER_LOOKAHEAD * p->lookahead_s;
+    DrvAvoidCar ahead[DRV_AVOID_GAP_CARS];
+    int n_ahead = 0;
     for (int i = 0; i < view->other_count; i++) {
         const DrvOther *o = &view->others[i];
         double gap = drv_beh_gap_m(view, o);
@@ -43,14 +103,15 @@ void drv_beh_avoid(const DrvView *view, const DrvPersonality *p, const DrvBehCtx
         double range = DRV_AVOID_MIN_RANGE_M + fmax(closing, 0.0) * horizon_s;
         if (gap > range)
             break; /* others are sorted by ds: every later car is further still */
-        double ttc = closing > 0.05 ? gap / closing : INFINITY;
-        double urgency = drv_clamp01(1.0 - ttc / horizon_s);
-        double headway = gap / fmax(view->speed_mps, 5.0);
-        double close = DRV_AVOID_CLOSE_DANGER * drv_clamp01(1.0 - headway / DRV_AVOID_CLOSE_HEADWAY_S);
-        double danger = fmax(urgency, close);
+        double danger = drv_avoid_ahead_danger(view, p, ctx, horizon_s, gap, o);
         if (danger <= 0.0)
             continue;
+        double ttc = closing > 0.05 ? gap / closing : INFINITY;
         double t_pred = fmin(ttc, DRV_AVOID_MAX_PREDICT_S);
         drv_avoid_write(map, view, o, od, od + o->lat_speed_mps * t_pred, danger, p->skirt_m);
+        if (n_ahead < DRV_AVOID_GAP_CARS)
+            ahead[n_ahead++] = (DrvAvoidCar){o, od, danger};
     }
+    if (!getenv("T2_NONARROW")) /*T2TMP*/
+    drv_avoid_narrow_gaps(view, p, ahead, n_ahead, map);
 }

@@ -10,6 +10,7 @@
 #include "drv_resolve.h"
 
 #include <math.h>
+#include <stdlib.h> /*T2TMP*/
 
 #define DRV_LINE_LOOKAHEAD_FRACTION 0.35 /* of the driver's lookahead, for the racing line's target point */
 #define DRV_LINE_FOLLOW_BAND_M 1.0       /* a chosen offset this close to the line counts as following it */
@@ -33,10 +34,11 @@
 #define DRV_FOLLOW_MIN_GAP_M 2.0
 #define DRV_FOLLOW_GAIN 0.8              /* 1/s: speed asked per metre of gap error */
 #define DRV_FOLLOW_BRAKE_MPS2 8.0        /* assumed braking for the stopping-distance limit */
+#define DRV_CLOSE_BRAKE_SHARE 0.5        /* of the grip, braking counted on to stop closing on a car ahead */
 #define DRV_CLEAR_LAT_MPS2 4.0           /* assumed lateral acceleration when judging whether a move clears a car */
 
 static DrvBehaviourFn *const drv_behaviours[] = {
-    drv_beh_line, drv_beh_stay, drv_beh_avoid, drv_beh_draft, drv_beh_edge, drv_beh_yield,
+    drv_beh_line, drv_beh_stay, drv_beh_avoid, drv_beh_draft, drv_beh_edge, drv_beh_yield, drv_beh_commit,
 };
 
 int drv_context_slots(const DrvView *view, const DrvPersonality *p)
@@ -71,11 +73,9 @@ double drv_context_follow_speed(const DrvView *view, const DrvPersonality *p, co
     return fmax(0.0, fmin(v_gap, sqrt(v_stop2)));
 }
 
-/* The nearest car ahead that overlaps, laterally, the lane swept from our offset to the target (the car we would
- * run into by holding speed). NULL when none. */
-static const DrvOther *drv_car_in_path(const DrvView *view, double target_d_m)
+/* The nearest car ahead that overlaps, laterally, the lane of offsets [lo, hi]. NULL when none. */
+static const DrvOther *drv_car_in_lane(const DrvView *view, double lo, double hi)
 {
-    double lo = fmin(view->d_m, target_d_m), hi = fmax(view->d_m, target_d_m);
     for (int i = 0; i < view->other_count; i++) {
         const DrvOther *o = &view->others[i];
         if (o->ds_m <= 0.0 || drv_beh_gap_m(view, o) < 0.0)
@@ -85,6 +85,23 @@ static const DrvOther *drv_car_in_path(const DrvView *view, double target_d_m)
             return o;
     }
     return NULL;
+}
+
+/* The nearest car ahead in the lane swept from our offset to the target (the car we would run into by holding
+ * speed). NULL when none. */
+static const DrvOther *drv_car_in_path(const DrvView *view, double target_d_m)
+{
+    return drv_car_in_lane(view, fmin(view->d_m, target_d_m), fmax(view->d_m, target_d_m));
+}
+
+/* The fastest we may close on a car ahead whose lane we aim for: at this speed the difference can still be shed
+ * before the gap (less a margin) is gone, braking with a share of the grip and keeping the rest in reserve for the
+ * lead braking too, m/s. */
+static double drv_close_speed(const DrvView *view, const DrvDriver *driver, const DrvOther *o)
+{
+    double a = DRV_CLOSE_BRAKE_SHARE * driver->p.grip_use * trk_car_grip_mps2(&driver->car, view->speed_mps);
+    double room = fmax(drv_beh_gap_m(view, o) - DRV_FOLLOW_MIN_GAP_M, 0.0);
+    return o->speed_mps + sqrt(2.0 * a * room);
 }
 
 /* Would we hit the car straight ahead before a lateral move clears it? Returns the speed limit that avoids it, or
@@ -233,6 +250,11 @@ void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d
         const DrvOther *o = drv_car_in_path(view, target_d);
         target_v = fmin(target_v, o ? drv_context_follow_speed(view, p, o) : 0.97 * v);
     }
+    /* a car ahead in the lane we aim for: we mean to stay behind it, so we follow it now, while there is still
+     * room to shed the speed (the danger of a car ahead passes the aggression only when contact is close) */
+    const DrvOther *lead = drv_car_in_lane(view, target_d, target_d);
+    if (lead != NULL && !getenv("T2_NOLEAD")) /*T2TMP*/
+        target_v = fmin(target_v, drv_close_speed(view, driver, lead));
     target_v = fmin(target_v, drv_no_time_to_clear(view, p));
     /* off the line now, or aiming off it: the lanes' caps, in proportion */
     double line_here = trk_line_d(driver->track, s, &h->line_here);
@@ -282,6 +304,7 @@ void drv_context_think(DrvDriver *driver, const DrvView *view, DrvControls *out)
         .on_straight = fabs(k_here) < DRV_STRAIGHT_MAX_CURVATURE && fabs(k_ahead) < DRV_STRAIGHT_MAX_CURVATURE,
         .grip_mps2 = trk_car_grip_mps2(&driver->car, v),
         .noise_d_m = driver->noise.d_m,
+        .lanes = driver->lanes,
     };
 
     /* behaviours -> post -> resolve */

@@ -38,7 +38,7 @@ static const DrvKey drv_keys[] = {
     {"driver", "name", DRV_KEY_NAME, 1, DRV_NAME_LEN - 1, "", DRV_OFF(name), NULL, 0},
     {"driver", "colour", DRV_KEY_COLOUR, 0, 255, "", DRV_OFF(colour), NULL, 0},
     {"driver", "number", DRV_KEY_INT, 0, 999, "", DRV_OFF(number), NULL, 0},
-    {"driver", "model", DRV_KEY_ENUM, 0, 0, "", DRV_OFF(model), drv_model_words, 1},
+    {"driver", "model", DRV_KEY_ENUM, 0, 0, "", DRV_OFF(model), drv_model_words, 2},
     {"behaviour", "skirt", DRV_KEY_NUMBER, 0, 6, " m", DRV_OFF(skirt_m), NULL, 0},
     {"behaviour", "draft", DRV_KEY_NUMBER, 0, 1, "", DRV_OFF(draft_weight), NULL, 0},
     {"behaviour", "line", DRV_KEY_NUMBER, 0, 1, "", DRV_OFF(line_weight), NULL, 0},
@@ -51,7 +51,7 @@ static const DrvKey drv_keys[] = {
     {"map", "blur_radius", DRV_KEY_INT, 0, 8, " slots", DRV_OFF(blur_radius), NULL, 0},
     {"map", "hysteresis", DRV_KEY_NUMBER, 0, 0.95, "", DRV_OFF(hysteresis), NULL, 0},
     {"map", "lod", DRV_KEY_BOOL, 0, 0, "", DRV_OFF(lod), NULL, 0},
-    {"map", "resolver", DRV_KEY_ENUM, 0, 0, "", DRV_OFF(resolver), drv_resolver_words, 1},
+    {"map", "resolver", DRV_KEY_ENUM, 0, 0, "", DRV_OFF(resolver), drv_resolver_words, 5},
 };
 #define DRV_KEY_COUNT (int)(sizeof drv_keys / sizeof drv_keys[0])
 

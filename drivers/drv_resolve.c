@@ -7,9 +7,13 @@ static int abs_int(int x) { return x < 0 ? -x : x; }
 
 DrvResolveFn *drv_resolver_fn(DrvResolver kind)
 {
-    /* One entry per DrvResolver; NULL = not implemented yet (issue 10 adds them as their own files). */
+    /* One entry per DrvResolver, each in its own file but the walk. */
     static DrvResolveFn *const table[DRV_RESOLVE_COUNT] = {
         [DRV_RESOLVE_WALK] = drv_resolve_walk,
+        [DRV_RESOLVE_SUBTRACT] = drv_resolve_subtract,
+        [DRV_RESOLVE_MASK_SUM] = drv_resolve_mask_sum,
+        [DRV_RESOLVE_THRESHOLD_BLEND] = drv_resolve_threshold_blend,
+        [DRV_RESOLVE_MIN_DANGER] = drv_resolve_min_danger,
     };
     if ((int)kind < 0 || kind >= DRV_RESOLVE_COUNT || table[kind] == NULL)
         return drv_resolve_walk;
@@ -109,4 +113,42 @@ void drv_resolve_walk(const DrvContextMap *map, double current_d_m, DrvResolveRe
     out->chosen_slot = best;
     out->chosen_d_m = map->d_left_m - fb * map->step_m;
     out->chosen_danger = danger[best];
+    out->no_slot = false;
+}
+
+int drv_resolve_pick(const float *value, const bool *ok, int lo, int hi, int cur)
+{
+    float top = 0.0f;
+    bool any = false;
+    for (int i = lo; i <= hi; i++)
+        if (ok[i] && (!any || value[i] > top))
+            top = value[i], any = true;
+    int best = -1;
+    for (int i = lo; i <= hi; i++) {
+        if (!ok[i] || value[i] < top - (float)DRV_RESOLVE_INTEREST_TOL)
+            continue;
+        if (best < 0 || abs_int(i - cur) < abs_int(best - cur) ||
+            (abs_int(i - cur) == abs_int(best - cur) && value[i] > value[best]))
+            best = i;
+    }
+    return best;
+}
+
+double drv_resolve_refine(const float *value, const bool *ok, int *best, int n)
+{
+    int b = *best, lo = b, hi = b;
+    while (lo - 1 >= 0 && ok[lo - 1])
+        lo--;
+    while (hi + 1 < n && ok[hi + 1])
+        hi++;
+    for (;;) {
+        if (b > lo && value[b - 1] > value[b])
+            b--;
+        else if (b < hi && value[b + 1] > value[b])
+            b++;
+        else
+            break;
+    }
+    *best = b;
+    return drv_resolve_subslot(value, b, lo, hi);
 }

@@ -25,11 +25,12 @@ typedef struct DrvResolveResult {
     int chosen_slot;
     double chosen_d_m;       /* after sub-slot interpolation */
     double chosen_danger;    /* danger at the chosen offset, 0..1 */
+    bool no_slot;            /* no acceptable slot was left (threshold-blend, mask-sum): the driver should brake */
 } DrvResolveResult;
 
 typedef void DrvResolveFn(const DrvContextMap *map, double current_d_m, DrvResolveResult *out);
 
-/* The resolver for a kind; kinds not implemented yet fall back to the walk. */
+/* The resolver for a kind; an out-of-range kind falls back to the walk. */
 DrvResolveFn *drv_resolver_fn(DrvResolver kind);
 
 /* The reachable-slot walk: from the current slot, left and right while danger does not increase (danger under
@@ -41,5 +42,31 @@ void drv_resolve_walk(const DrvContextMap *map, double current_d_m, DrvResolveRe
  * coordinate of its vertex, within half a slot of `slot`. Returns `slot` when a neighbour is outside [lo, hi] or the
  * three points are not a peak. */
 double drv_resolve_subslot(const float *interest, int slot, int lo, int hi);
+
+/* ---- alternatives from the literature (issue 10), one file each; reach is the whole map ---------------------- */
+
+/* Danger above this masks a slot for mask-sum (just above the edges' token danger, so the edges stay usable). */
+#define DRV_RESOLVE_MASKSUM_THRESHOLD 0.05f
+/* Danger above this removes a slot for threshold-blend. */
+#define DRV_RESOLVE_BLEND_THRESHOLD 0.3f
+
+/* subtract: per slot interest minus danger; the highest wins (ties to the slot nearest the car). */
+void drv_resolve_subtract(const DrvContextMap *map, double current_d_m, DrvResolveResult *out);
+/* mask-sum: interest is zeroed where danger exceeds DRV_RESOLVE_MASKSUM_THRESHOLD; the offset is the
+ * interest-weighted average of the remaining slots' offsets. Nothing left: hold the current offset, no_slot. */
+void drv_resolve_mask_sum(const DrvContextMap *map, double current_d_m, DrvResolveResult *out);
+/* threshold-blend: slots with danger above DRV_RESOLVE_BLEND_THRESHOLD are ignored; the best remaining slot is
+ * blended with its (remaining) two neighbours weighted by interest. Nothing left: hold the current offset, no_slot. */
+void drv_resolve_threshold_blend(const DrvContextMap *map, double current_d_m, DrvResolveResult *out);
+/* min-danger: the planar rule: only slots at the global minimum danger (+ DRV_RESOLVE_MASK_TOL) count; the highest
+ * interest there wins, ties toward the current slot. No reachability walk. */
+void drv_resolve_min_danger(const DrvContextMap *map, double current_d_m, DrvResolveResult *out);
+
+/* Shared by the resolvers: of the slots in [lo, hi] with ok[i], the one with the highest value, where values within
+ * DRV_RESOLVE_INTEREST_TOL of the best count as equal and the one nearest `cur` wins. -1 when none is ok. */
+int drv_resolve_pick(const float *value, const bool *ok, int lo, int hi, int cur);
+/* Continuous slot coordinate of the lane around `*best`: climbs to the top of its peak inside the contiguous run of
+ * ok slots (the tolerance may have picked a flank), updates *best, then refines by drv_resolve_subslot in the run. */
+double drv_resolve_refine(const float *value, const bool *ok, int *best, int n);
 
 #endif

@@ -82,7 +82,8 @@ static void rnd_panel_bars(SDL_Renderer *r, const RndStrip *s, const float *valu
 static void rnd_panel_reach(SDL_Renderer *r, const RndStrip *s, const DrvDebug *dbg, float top, float bottom)
 {
     int lo = rnd_clamp_slot(dbg, dbg->reach_lo), hi = rnd_clamp_slot(dbg, dbg->reach_hi);
-    if (hi < lo)
+    /* only the walk has a reachable range; the other resolvers report the whole map, which would say nothing */
+    if (hi < lo || dbg->resolver != DRV_RESOLVE_WALK)
         return;
     rnd_fill_rect(r, s->x + lo * s->slot_w, top, (hi - lo + 1) * s->slot_w, bottom - top, rnd_reach);
     rnd_fill_rect(r, s->x + lo * s->slot_w, bottom + 2.0f, (hi - lo + 1) * s->slot_w, 2.0f,

@@ -133,4 +133,29 @@ const SimEvent *sim_world_events(const SimWorld *world, int *count);
 /* FNV-1a over the full state (bit patterns of every double), for determinism tests. */
 uint64_t sim_world_hash(const SimWorld *world);
 
+/* Checks the invariants of every car: finite state, s in [0, length), speed >= 0, not beyond the world limit
+ * (the track edge plus the off-track margin), race distance consistent with completed laps. Returns 0 when all
+ * hold; otherwise nonzero with err holding e.g. "car 3 (Ace): d = 14.2 m beyond the world limit (11.0 m)".
+ * For soak tests and fuzzing; the sim itself never needs it. */
+int sim_world_check(const SimWorld *world, char *err, size_t err_len);
+
+/* ---- stage timing (benchmarks only) ------------------------------------------------------------------------ */
+
+/* The stages of sim_world_step, in order. */
+typedef enum SimStage {
+    SIM_STAGE_SENSE = 0, /* sort by s, views, drafting */
+    SIM_STAGE_THINK,     /* every driver's think (behaviours, post-processing, resolve, control) */
+    SIM_STAGE_PHYSICS,   /* integrate */
+    SIM_STAGE_COLLIDE,
+    SIM_STAGE_SCORE,     /* laps, passes, order, poses */
+    SIM_STAGE_COUNT
+} SimStage;
+
+const char *sim_stage_name(SimStage stage); /* "sense", "think", ... */
+/* Per-stage wall-clock timing, off by default: a run without it never reads a clock, and results never depend on
+ * it. Turning it on resets the totals. */
+void sim_world_set_stage_timing(SimWorld *world, bool on);
+/* Nanoseconds spent in a stage since timing was turned on (0 when off). */
+double sim_world_stage_ns(const SimWorld *world, SimStage stage);
+
 #endif

@@ -26,6 +26,15 @@ static void sim_collision_count(SimWorld *w, SimCar *a, SimCar *b, double rel_sp
     pair->last_contact_tick = w->tick;
 }
 
+/* A push never moves a car through the wall SIM_OFF_MAX_M beyond the edge (the limit integration keeps); the
+ * widths are those read at the end of this tick's integration. */
+static double sim_inside_world(const SimWorld *w, const SimCar *c, double d)
+{
+    const SimCarPriv *p = &w->priv[c->id];
+    double hi = p->width_left_m + SIM_OFF_MAX_M, lo = -p->width_right_m - SIM_OFF_MAX_M;
+    return d > hi ? hi : (d < lo ? lo : d);
+}
+
 /* Impulse along one axis: va, vb are the velocities along it, b ahead of a (positive direction a -> b). */
 static void sim_impulse(double *va, double *vb, double ma, double mb)
 {
@@ -61,8 +70,8 @@ static void sim_resolve(SimWorld *w, SimCar *a, SimCar *b, double f)
     } else {
         /* side by side: push apart across the track; equal offsets split by id so the result is defined */
         double dir = dd > 0.0 || (dd == 0.0 && b->id > a->id) ? 1.0 : -1.0;
-        a->d_m -= dir * share_a * pen_d;
-        b->d_m += dir * share_b * pen_d;
+        a->d_m = sim_inside_world(w, a, a->d_m - dir * share_a * pen_d);
+        b->d_m = sim_inside_world(w, b, b->d_m + dir * share_b * pen_d);
         double va = dir * a->lat_speed_mps, vb = dir * b->lat_speed_mps;
         sim_impulse(&va, &vb, ma, mb);
         a->lat_speed_mps = dir * va;
@@ -77,8 +86,9 @@ void sim_collide(SimWorld *w)
     double reach = w->max_len_m;
     for (int k = 0; k < n; k++) {
         SimCar *a = &w->cars[w->by_s[k]];
-        for (int step = 1; step < n; step++) {
-            SimCar *b = &w->cars[w->by_s[(k + step) % n]];
+        for (int step = 1, j = k; step < n; step++) {
+            j = j + 1 < n ? j + 1 : 0; /* (k + step) % n without a division */
+            SimCar *b = &w->cars[w->by_s[j]];
             double f = sim_fwd_dist(w, a->s_m, b->s_m);
             if (f >= reach)
                 break;

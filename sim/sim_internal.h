@@ -31,6 +31,9 @@
 #define SIM_GRASS_DECEL_PER_MPS 0.04 /* plus this times the speed, 1/s */
 #define SIM_GRASS_PUSH_MPS2 4.0     /* lateral acceleration toward the track while off */
 #define SIM_OFF_MAX_M 5.0
+/* sim_world_check's tolerance on that limit: the wall uses the width where a tick starts, and the edge can narrow by
+ * a few centimetres over one tick of travel. */
+#define SIM_WORLD_LIMIT_TOL_M 0.1
 
 /* Collisions: restitution of the normal relative velocity; a pair's contact counts as a new collision after this
  * long without contact. */
@@ -124,6 +127,10 @@ struct SimWorld {
 
     SimEvent *events;
     int event_count, event_cap;
+
+    /* benchmarks only: per-stage wall time (sim_world_set_stage_timing) */
+    bool timing;
+    double stage_ns[SIM_STAGE_COUNT];
 };
 
 /*----------------------------------------------------------------------------------------------------------------

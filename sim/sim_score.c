@@ -213,8 +213,9 @@ static void sim_score_passes(SimWorld *w)
     double zone = 2.0 * w->max_len_m + 10.0 + 100.0 * w->dt_s;
     for (int k = 0; k < n; k++) {
         const SimCar *a = &w->cars[w->by_s[k]];
-        for (int step = 1; step < n; step++) {
-            const SimCar *b = &w->cars[w->by_s[(k + step) % n]];
+        for (int step = 1, j = k; step < n; step++) {
+            j = j + 1 < n ? j + 1 : 0; /* (k + step) % n without a division */
+            const SimCar *b = &w->cars[w->by_s[j]];
             if (sim_fwd_dist(w, a->s_m, b->s_m) >= zone)
                 break;
             sim_watch_pair(w, a, b);

@@ -5,8 +5,10 @@
 #include "sim_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /*----------------------------------------------------------------------------------------------------------------
  * Defaults and names
@@ -42,9 +44,22 @@ static long sim_ticks_for(double seconds, double tick_hz)
     return (long)ceil(seconds * tick_hz - 1e-9);
 }
 
+/* A world definition that can run: a track, a finite positive tick rate (at most 100 kHz), no negative or
+ * non-finite times (0 keeps their "none" or "default" meaning) and a lap count of 0..1000000. */
+static bool sim_world_def_ok(const SimWorldDef *def)
+{
+    if (!def || !def->track || !isfinite(def->tick_hz) || def->tick_hz <= 0.0 || def->tick_hz > 1e5)
+        return false;
+    const double times[] = {def->duration_s, def->time_limit_s, def->stall_timeout_s};
+    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
+        if (!isfinite(times[i]) || times[i] < 0.0 || times[i] > 1e9)
+            return false;
+    return def->laps >= 0 && def->laps <= 1000000;
+}
+
 SimWorld *sim_world_create(const SimWorldDef *def)
 {
-    if (!def || !def->track || !(def->tick_hz > 0.0))
+    if (!sim_world_def_ok(def))
         return NULL;
     SimWorld *w = calloc(1, sizeof *w);
     if (!w)
@@ -101,11 +116,37 @@ static int sim_grow_cars(SimWorld *w)
     return 0;
 }
 
+/* A car the physics can integrate: positive mass, size and grip, no negative or non-finite coefficient. */
+static bool sim_car_spec_ok(const SimCarSpec *spec)
+{
+    const TrkCarParams *c = &spec->dyn;
+    const double nonneg[] = {c->power_w, c->drag_area_m2, c->rolling_coeff, c->downforce_area_m2,
+                             c->air_density_kgpm3};
+    for (size_t i = 0; i < sizeof nonneg / sizeof nonneg[0]; i++)
+        if (!isfinite(nonneg[i]) || nonneg[i] < 0.0)
+            return false;
+    const double positive[] = {c->mass_kg, c->mu, spec->length_m, spec->width_m};
+    for (size_t i = 0; i < sizeof positive / sizeof positive[0]; i++)
+        if (!isfinite(positive[i]) || positive[i] <= 0.0)
+            return false;
+    return true;
+}
+
+/* Start state: finite, and race distances within a million laps (so lap counts fit an int). */
+static bool sim_car_def_ok(const SimWorld *w, const SimCarDef *def)
+{
+    const double v[] = {def->s_m, def->d_m, def->speed_mps, def->race_dist_m};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        if (!isfinite(v[i]) || fabs(v[i]) > 1e6 * w->length_m)
+            return false;
+    return fabs(def->d_m) <= 1e4 && def->speed_mps <= 1e4 && sim_car_spec_ok(&def->spec);
+}
+
 int sim_world_add_car(SimWorld *w, const SimCarDef *def)
 {
     if (!w || !def || w->started || w->car_count >= SIM_WORLD_MAX_CARS)
         return -1;
-    if (!isfinite(def->s_m) || !isfinite(def->d_m) || !isfinite(def->speed_mps) || !isfinite(def->race_dist_m))
+    if (!sim_car_def_ok(w, def))
         return -1;
     if (w->car_count == w->car_cap && sim_grow_cars(w) != 0)
         return -1;
@@ -247,6 +288,46 @@ static void sim_think(SimWorld *w)
     }
 }
 
+/*----------------------------------------------------------------------------------------------------------------
+ * Stage timing (benchmarks only; nothing reads the clock unless w->timing)
+ *--------------------------------------------------------------------------------------------------------------*/
+
+static double sim_clock_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return 1e9 * (double)ts.tv_sec + (double)ts.tv_nsec;
+}
+
+/* Adds the time since *mark to the stage and moves the mark. */
+static void sim_stage_end(SimWorld *w, SimStage stage, double *mark)
+{
+    if (!w->timing)
+        return;
+    double now = sim_clock_ns();
+    w->stage_ns[stage] += now - *mark;
+    *mark = now;
+}
+
+const char *sim_stage_name(SimStage stage)
+{
+    static const char *names[SIM_STAGE_COUNT] = {"sense", "think", "physics", "collide", "score"};
+    return (stage >= 0 && stage < SIM_STAGE_COUNT) ? names[stage] : "unknown";
+}
+
+void sim_world_set_stage_timing(SimWorld *w, bool on)
+{
+    if (!w)
+        return;
+    w->timing = on;
+    memset(w->stage_ns, 0, sizeof w->stage_ns);
+}
+
+double sim_world_stage_ns(const SimWorld *w, SimStage stage)
+{
+    return (w && stage >= 0 && stage < SIM_STAGE_COUNT) ? w->stage_ns[stage] : 0.0;
+}
+
 void sim_world_step(SimWorld *w)
 {
     if (!w || w->done)
@@ -255,16 +336,22 @@ void sim_world_step(SimWorld *w)
         w->done = true; /* out of memory: nothing can run */
         return;
     }
+    double mark = w->timing ? sim_clock_ns() : 0.0;
     /* sense */
     sim_sort_by_s(w);
     sim_build_views(w); /* and the drafting factors, from the same walk */
+    sim_stage_end(w, SIM_STAGE_SENSE, &mark);
     /* think */
     sim_think(w);
+    sim_stage_end(w, SIM_STAGE_THINK, &mark);
     /* integrate, collide, score: the state and the events of this step belong to the next tick */
     w->tick++;
     sim_integrate(w);
+    sim_stage_end(w, SIM_STAGE_PHYSICS, &mark);
     sim_collide(w);
+    sim_stage_end(w, SIM_STAGE_COLLIDE, &mark);
     sim_score(w);
+    sim_stage_end(w, SIM_STAGE_SCORE, &mark);
 }
 
 bool sim_world_done(const SimWorld *w)
@@ -371,4 +458,55 @@ uint64_t sim_world_hash(const SimWorld *w)
         sim_hash_d(&h, e->value);
     }
     return h.h;
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Invariants (soak tests, fuzzing)
+ *--------------------------------------------------------------------------------------------------------------*/
+
+static int sim_check_car(const SimWorld *w, const SimCar *c, char *err, size_t err_len)
+{
+    const double v[] = {c->s_m, c->d_m, c->speed_mps, c->lat_speed_mps, c->x_m, c->y_m, c->heading_rad,
+                        c->race_dist_m, c->last_lap_s, c->best_lap_s, c->finish_time_s, c->offtrack_s};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        if (!isfinite(v[i])) {
+            snprintf(err, err_len, "car %d (%s): state value %zu is not finite", c->id, c->name, i);
+            return 1;
+        }
+    if (c->s_m < 0.0 || c->s_m >= w->length_m) {
+        snprintf(err, err_len, "car %d (%s): s = %g m outside [0, %g)", c->id, c->name, c->s_m, w->length_m);
+        return 1;
+    }
+    if (c->speed_mps < 0.0) {
+        snprintf(err, err_len, "car %d (%s): negative speed %g m/s", c->id, c->name, c->speed_mps);
+        return 1;
+    }
+    /* The wall is enforced with the width where the tick's integration started; the edge may narrow a little
+     * within one tick of travel, hence the tolerance. */
+    double edge = c->d_m >= 0.0 ? trk_width_left(w->track, c->s_m, NULL) : trk_width_right(w->track, c->s_m, NULL);
+    double limit = edge + SIM_OFF_MAX_M;
+    if (fabs(c->d_m) > limit + SIM_WORLD_LIMIT_TOL_M) {
+        snprintf(err, err_len, "car %d (%s): d = %.3f m beyond the world limit (%.3f m)", c->id, c->name, c->d_m,
+                 limit);
+        return 1;
+    }
+    /* a collision just after the line may push a car back a little behind it */
+    if (c->laps < 0 || (c->laps > 0 && c->race_dist_m < c->laps * w->length_m - 2.0 * w->max_len_m)) {
+        snprintf(err, err_len, "car %d (%s): %d laps but race distance %.1f m", c->id, c->name, c->laps,
+                 c->race_dist_m);
+        return 1;
+    }
+    return 0;
+}
+
+int sim_world_check(const SimWorld *w, char *err, size_t err_len)
+{
+    if (!w) {
+        snprintf(err, err_len, "no world");
+        return 1;
+    }
+    for (int i = 0; i < w->car_count; i++)
+        if (sim_check_car(w, &w->cars[i], err, err_len))
+            return 1;
+    return 0;
 }

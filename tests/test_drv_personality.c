@@ -49,6 +49,24 @@ static int test_every_key(void)
 }
 
 /* Each bad input and the exact message it must give. */
+/* Every model and resolver word maps to its enum value. */
+static int test_model_and_resolver_words(void)
+{
+    const char *resolvers[] = {"walk", "subtract", "mask-sum", "threshold-blend", "min-danger"};
+    DrvPersonality p;
+    char err[256], text[128];
+    for (int i = 0; i < DRV_RESOLVE_COUNT; i++) {
+        snprintf(text, sizeof text, "[map]\nresolver = %s\n", resolvers[i]);
+        TST_CHECK(drv_personality_parse_string(text, "r.ini", &p, err, sizeof err) == 0);
+        TST_CHECK((int)p.resolver == i);
+    }
+    TST_CHECK(drv_personality_parse_string("[driver]\nmodel = steering\n", "m.ini", &p, err, sizeof err) == 0);
+    TST_CHECK(p.model == DRV_MODEL_STEERING);
+    TST_CHECK(drv_personality_parse_string("[driver]\nmodel = context\n", "m.ini", &p, err, sizeof err) == 0);
+    TST_CHECK(p.model == DRV_MODEL_CONTEXT);
+    return 0;
+}
+
 static int test_errors(void)
 {
     static const struct {
@@ -69,10 +87,11 @@ static int test_errors(void)
         {"[map]\nblur_radius = 9\n", "bad.ini:2: [map] blur_radius: expected a whole number in 0..8 slots, got '9'"},
         {"[map]\nhysteresis = 0.99\n", "bad.ini:2: [map] hysteresis: expected a number in 0..0.95, got '0.99'"},
         {"[map]\nlod = yes\n", "bad.ini:2: [map] lod: expected true or false, got 'yes'"},
-        {"[map]\nresolver = subtract\n", "bad.ini:2: [map] resolver: 'subtract' is not available yet; expected walk"},
-        {"[map]\nresolver = magic\n", "bad.ini:2: [map] resolver: expected one of walk, got 'magic'"},
-        {"[driver]\nmodel = steering\n", "bad.ini:2: [driver] model: 'steering' is not available yet; expected context"},
-        {"[driver]\nmodel = neural\n", "bad.ini:2: [driver] model: expected one of context, got 'neural'"},
+        {"[map]\nresolver = magic\n",
+         "bad.ini:2: [map] resolver: expected one of walk, subtract, mask-sum, threshold-blend, min-danger, got 'magic'"},
+        {"[map]\nresolver = Walk\n",
+         "bad.ini:2: [map] resolver: expected one of walk, subtract, mask-sum, threshold-blend, min-danger, got 'Walk'"},
+        {"[driver]\nmodel = neural\n", "bad.ini:2: [driver] model: expected one of context, steering, got 'neural'"},
         {"[driver]\nnumber = 1000\n", "bad.ini:2: [driver] number: expected a whole number in 0..999, got '1000'"},
         {"[driver]\ncolour = #12345\n", "bad.ini:2: [driver] colour: expected #rrggbb or r,g,b (each 0..255), got '#12345'"},
         {"[driver]\ncolour = 1,2,256\n",
@@ -166,6 +185,7 @@ int main(void)
 {
     TST_RUN(test_defaults);
     TST_RUN(test_every_key);
+    TST_RUN(test_model_and_resolver_words);
     TST_RUN(test_errors);
     TST_RUN(test_long_line_and_junk);
     TST_RUN(test_shipped_files);

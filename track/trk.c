@@ -499,6 +499,10 @@ double trk_length(const TrkTrack *track)
 double trk_wrap_s(const TrkTrack *track, double s_m)
 {
     double L = track->length_m;
+    /* Fast path for the common case (already wrapped): floor(s / L) is exactly 0 for 0 <= s < L, so the general
+     * formula gives s itself; "+ 0.0" turns -0.0 into +0.0 as the formula does. Bit-identical, no division. */
+    if (s_m >= 0.0 && s_m < L)
+        return s_m + 0.0;
     if (!isfinite(s_m))
         return 0.0;
     double w = s_m - L * floor(s_m / L);
@@ -529,11 +533,17 @@ int trk_locate(const TrkTrack *track, double s_m, double *frac)
 
 /* Between samples everything is linear, with the tangent renormalised: cheap, and exactly invertible by
  * trk_to_frenet. */
+/* The sample after i, around the loop (a compare instead of a division). */
+static int trk_next_i(const TrkTrack *t, int i)
+{
+    return i + 1 < t->n ? i + 1 : 0;
+}
+
 TrkPose trk_pose_at(const TrkTrack *track, double s_m, int *hint)
 {
     double f;
     int i = trk_locate(track, s_m, &f);
-    const TrkSample *a = &track->samples[i], *b = &track->samples[(i + 1) % track->n];
+    const TrkSample *a = &track->samples[i], *b = &track->samples[trk_next_i(track, i)];
     TrkPose p;
     p.x_m = a->x_m + f * (b->x_m - a->x_m);
     p.y_m = a->y_m + f * (b->y_m - a->y_m);
@@ -685,7 +695,7 @@ static double trk_lerp_field(const TrkTrack *t, double s_m, int *hint, size_t of
 {
     double f;
     int i = trk_locate(t, s_m, &f);
-    const char *a = (const char *)&t->samples[i], *b = (const char *)&t->samples[(i + 1) % t->n];
+    const char *a = (const char *)&t->samples[i], *b = (const char *)&t->samples[trk_next_i(t, i)];
     double va, vb;
     memcpy(&va, a + offset, sizeof va);
     memcpy(&vb, b + offset, sizeof vb);

@@ -14,6 +14,7 @@
 typedef struct TrkLineLevel {
     int m;
     double *cx, *cy, *nx, *ny, *lo, *hi, *d, *px, *py;
+    double *a1, *a2, *den; /* per point, fixed by the normals: computed once per level, not once per sweep */
 } TrkLineLevel;
 
 static void trk_level_free(TrkLineLevel *lv)
@@ -22,16 +23,17 @@ static void trk_level_free(TrkLineLevel *lv)
     lv->cx = NULL;
 }
 
-/* One allocation for the nine arrays of a level; the centre, normal and bounds come from the sample table. */
+/* One allocation for the twelve arrays of a level; the centre, normal and bounds come from the sample table. */
 static int trk_level_init(TrkLineLevel *lv, const TrkTrack *t, int m, double margin)
 {
     lv->m = m;
-    lv->cx = malloc(sizeof(double) * 9 * (size_t)m);
+    lv->cx = malloc(sizeof(double) * 12 * (size_t)m);
     if (!lv->cx)
         return 0;
     lv->cy = lv->cx + m, lv->nx = lv->cy + m, lv->ny = lv->nx + m;
     lv->lo = lv->ny + m, lv->hi = lv->lo + m, lv->d = lv->hi + m;
     lv->px = lv->d + m, lv->py = lv->px + m;
+    lv->a1 = lv->py + m, lv->a2 = lv->a1 + m, lv->den = lv->a2 + m;
     int hint = -1;
     for (int j = 0; j < m; j++) {
         double s = t->length_m * j / m;
@@ -68,6 +70,9 @@ static void trk_level_solve(TrkLineLevel *lv, int iterations)
     for (int j = 0; j < m; j++) {
         px[j] = lv->cx[j] + lv->d[j] * lv->nx[j];
         py[j] = lv->cy[j] + lv->d[j] * lv->ny[j];
+        int b = j >= 1 ? j - 1 : m - 1, c = j + 1 < m ? j + 1 : j + 1 - m;
+        double a1 = lv->nx[j] * lv->nx[b] + lv->ny[j] * lv->ny[b], a2 = lv->nx[j] * lv->nx[c] + lv->ny[j] * lv->ny[c];
+        lv->a1[j] = a1, lv->a2[j] = a2, lv->den[j] = a1 * a1 + 4.0 + a2 * a2;
     }
     for (int it = 0; it < iterations; it++) {
         double moved = 0.0;
@@ -80,11 +85,11 @@ static void trk_level_solve(TrkLineLevel *lv, int iterations)
             double r1 = (px[a] - 2.0 * px[b] + cx) * lv->nx[b] + (py[a] - 2.0 * py[b] + cy) * lv->ny[b];
             double r0 = (px[b] - 2.0 * cx + px[c]) * nx + (py[b] - 2.0 * cy + py[c]) * ny;
             double r2 = (cx - 2.0 * px[c] + px[e]) * lv->nx[c] + (cy - 2.0 * py[c] + py[e]) * lv->ny[c];
-            double a1 = nx * lv->nx[b] + ny * lv->ny[b], a2 = nx * lv->nx[c] + ny * lv->ny[c];
-            double best = -(a1 * r1 - 2.0 * r0 + a2 * r2) / (a1 * a1 + 4.0 + a2 * a2);
+            double best = -(lv->a1[i] * r1 - 2.0 * r0 + lv->a2[i] * r2) / lv->den[i];
             double d = lv->d[i] + omega * (best - lv->d[i]);
             d = d < lv->lo[i] ? lv->lo[i] : (d > lv->hi[i] ? lv->hi[i] : d);
-            moved = fmax(moved, fabs(d - lv->d[i]));
+            double step = fabs(d - lv->d[i]);
+            moved = step > moved ? step : moved; /* fmax without the call: both are >= 0, never NaN */
             lv->d[i] = d;
             px[i] = cx + d * nx;
             py[i] = cy + d * ny;

@@ -170,7 +170,8 @@ void trk_speed_profile_free(TrkSpeedProfile *profile)
 double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint)
 {
     double L = profile->length_m;
-    double s = isfinite(s_m) ? s_m - L * floor(s_m / L) : 0.0;
+    /* s already in [0, L): floor(s / L) is 0, so the formula gives s (+ 0.0 for -0.0); skips a division */
+    double s = (s_m >= 0.0 && s_m < L) ? s_m + 0.0 : (isfinite(s_m) ? s_m - L * floor(s_m / L) : 0.0);
     int i = (int)(s / profile->ds_m);
     if (i >= profile->n || i < 0)
         i = i < 0 ? 0 : profile->n - 1;
@@ -178,7 +179,8 @@ double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint)
     f = f < 0.0 ? 0.0 : (f > 1.0 ? 1.0 : f);
     if (hint)
         *hint = i;
-    return profile->v_mps[i] + f * (profile->v_mps[(i + 1) % profile->n] - profile->v_mps[i]);
+    int next = i + 1 < profile->n ? i + 1 : 0;
+    return profile->v_mps[i] + f * (profile->v_mps[next] - profile->v_mps[i]);
 }
 
 double trk_profile_lap_time(const TrkSpeedProfile *profile)

@@ -1,0 +1,212 @@
+/* bench_race.c: whole races with the real drivers, built through sessions as `racesim run` builds them.
+ *
+ * Prints, per stage (sense, think, physics, collide, score) in ns per car-tick:
+ *   - the default race (data/races/default.ini, ten cars, five laps), with its wall time and real-time factor;
+ *   - 10, 40 and 100 cars (the default grid repeated) over the first 60 s, when the field is one pack;
+ *   - the default race's first 60 s with every driver's slot count set to 8, 16, 32 and 64; for these the share of
+ *     think spent in the resolver is measured by replaying each tick's post-processed maps (drv_debug) through the
+ *     driver's resolver in batches, so no clock runs inside a driver.
+ * Targets (see the README): per car-tick under 100 ns at 32 slots; 100 cars no more than 2x the cost per car-tick
+ * of 10. Exits 0 whether targets are met or not; 1 only when a race cannot be built. */
+#include "bench.h"
+
+#include "../drivers/drv_resolve.h"
+#include "../sim/sim_race.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define BENCH_RACE "data/races/default.ini"
+#define BENCH_PACK_TICKS 6000 /* 60 s at 100 Hz */
+#define BENCH_REPLAY_BATCH 4096
+
+/* Post-processed maps of recent car-ticks waiting to be replayed through their resolver. */
+typedef struct BenchReplay {
+    DrvContextMap *maps;
+    double *d_m;
+    DrvResolver *kind;
+    int count;
+    double ns;      /* resolver time so far */
+    long resolved;  /* car-ticks replayed */
+} BenchReplay;
+
+static void bench_replay_flush(BenchReplay *rp)
+{
+    DrvResolveResult res;
+    double sink = 0.0;
+    double t0 = bench_now_s();
+    for (int i = 0; i < rp->count; i++) {
+        drv_resolver_fn(rp->kind[i])(&rp->maps[i], rp->d_m[i], &res);
+        sink += res.chosen_d_m;
+    }
+    rp->ns += 1e9 * (bench_now_s() - t0);
+    rp->resolved += rp->count;
+    rp->count = 0;
+    if (sink == 12345.678) /* keeps the calls from being optimised away */
+        printf(" ");
+}
+
+/* Queues the maps every context driver used on the tick just stepped; d_before holds the cars' offsets at the start
+ * of that tick (what their views said). */
+static void bench_replay_add(BenchReplay *rp, SimSession *s, const double *d_before)
+{
+    SimWorld *w = sim_session_world(s);
+    for (int id = 0; id < sim_world_car_count(w); id++) {
+        const DrvDriver *drv = sim_session_driver(s, id);
+        const DrvDebug *dbg = drv ? drv_debug(drv) : NULL;
+        if (!dbg || sim_world_car(w, id)->status != SIM_RUNNING || dbg->slots < 2)
+            continue;
+        DrvContextMap *m = &rp->maps[rp->count];
+        drv_map_init(m, dbg->slots, dbg->d_left_m, dbg->d_right_m);
+        memcpy(m->danger, dbg->danger, sizeof(float) * (size_t)dbg->slots);
+        memcpy(m->interest, dbg->interest, sizeof(float) * (size_t)dbg->slots);
+        rp->d_m[rp->count] = d_before[id];
+        rp->kind[rp->count] = dbg->resolver;
+        if (++rp->count == BENCH_REPLAY_BATCH)
+            bench_replay_flush(rp);
+    }
+}
+
+/* One session of `race` (with `cars` entries when > 0, the grid repeated; every driver's slots set when > 0), run
+ * for max_ticks or to the end. With rp, the resolver is replayed (outside the timed stages). */
+static int bench_session(const SimRace *base, int cars, int slots, long max_ticks, BenchReplay *rp, BenchRun *r)
+{
+    static SimRace race; /* large: kept off the stack */
+    race = *base;
+    if (cars > 0) {
+        for (int k = base->entry_count; k < cars; k++)
+            race.entries[k] = base->entries[k % base->entry_count];
+        race.entry_count = cars;
+    }
+    if (slots > 0)
+        for (int k = 0; k < race.entry_count; k++)
+            race.entries[k].personality.slots = slots;
+    SimSessionDef def = sim_default_session_def(&race);
+    char err[TRK_ERR_LEN];
+    SimSession *s = sim_session_create(&race, &def, err, sizeof err);
+    if (!s) {
+        fprintf(stderr, "bench_race: %s\n", err);
+        return 1;
+    }
+    SimWorld *w = sim_session_world(s);
+    if (!rp) {
+        bench_step_world(w, max_ticks, true, r);
+    } else {
+        /* step by step: the replay's own work is outside the stage timers */
+        BenchRun part, total;
+        memset(&total, 0, sizeof total);
+        double d_before[SIM_MAX_CARS];
+        while (!sim_world_done(w) && total.ticks < max_ticks) {
+            for (int id = 0; id < sim_world_car_count(w); id++)
+                d_before[id] = sim_world_car(w, id)->d_m;
+            bench_step_world(w, 1, true, &part);
+            total.ticks += part.ticks;
+            total.wall_s += part.wall_s;
+            for (int k = 0; k < SIM_STAGE_COUNT; k++)
+                total.stage_ns[k] += part.stage_ns[k];
+            bench_replay_add(rp, s, d_before);
+        }
+        bench_replay_flush(rp);
+        total.cars = sim_world_car_count(w);
+        total.sim_s = (double)total.ticks / race.tick_hz;
+        /* the wall time of single steps includes the timers' own overhead: use the stages' sum */
+        total.wall_s = 0.0;
+        for (int k = 0; k < SIM_STAGE_COUNT; k++)
+            total.wall_s += 1e-9 * total.stage_ns[k];
+        *r = total;
+    }
+    sim_session_destroy(s);
+    return 0;
+}
+
+static int bench_best_session(const SimRace *race, int cars, int slots, long max_ticks, int reps, BenchRun *best)
+{
+    memset(best, 0, sizeof *best);
+    for (int rep = 0; rep < reps; rep++) {
+        BenchRun r;
+        if (bench_session(race, cars, slots, max_ticks, NULL, &r) != 0)
+            return 1;
+        bench_keep_best(best, &r);
+    }
+    return 0;
+}
+
+static double bench_ns_per_ct(const BenchRun *r) { return 1e9 * r->wall_s / bench_car_ticks(r); }
+
+static int bench_scaling(const SimRace *race)
+{
+    printf("\n  field size, first 60 s (one pack), best of 2\n");
+    bench_header("cars");
+    static const int counts[] = {10, 40, 100};
+    double per[3];
+    for (int i = 0; i < 3; i++) {
+        BenchRun r;
+        if (bench_best_session(race, counts[i], 0, BENCH_PACK_TICKS, 2, &r) != 0)
+            return 1;
+        char label[16];
+        snprintf(label, sizeof label, "%d", counts[i]);
+        bench_row(label, &r);
+        per[i] = bench_ns_per_ct(&r);
+    }
+    printf("  per car-tick, 100 cars vs 10: %.2fx (target <= 2x: %s)\n", per[2] / per[0],
+           bench_verdict(per[2] <= 2.0 * per[0]));
+    return 0;
+}
+
+static int bench_slots(const SimRace *race)
+{
+    printf("\n  slot count (every driver), default grid, first 60 s; resolve = replayed maps, part of think\n");
+    printf("  %-10s %8s %8s %8s\n", "slots", "ns/c-t", "think", "resolve");
+    static const int slots[] = {8, 16, 32, 64};
+    BenchReplay rp;
+    memset(&rp, 0, sizeof rp);
+    rp.maps = malloc(sizeof *rp.maps * BENCH_REPLAY_BATCH);
+    rp.d_m = malloc(sizeof *rp.d_m * BENCH_REPLAY_BATCH);
+    rp.kind = malloc(sizeof *rp.kind * BENCH_REPLAY_BATCH);
+    if (!rp.maps || !rp.d_m || !rp.kind)
+        return 1;
+    double at32 = 0.0;
+    for (int i = 0; i < 4; i++) {
+        BenchRun r;
+        rp.ns = 0.0;
+        rp.resolved = 0;
+        if (bench_session(race, 0, slots[i], BENCH_PACK_TICKS, &rp, &r) != 0)
+            return 1;
+        double ct = bench_car_ticks(&r);
+        printf("  %-10d %8.0f %8.0f %8.0f\n", slots[i], bench_ns_per_ct(&r), r.stage_ns[SIM_STAGE_THINK] / ct,
+               rp.resolved ? rp.ns / (double)rp.resolved : 0.0);
+        if (slots[i] == 32)
+            at32 = bench_ns_per_ct(&r);
+    }
+    printf("  per car-tick at 32 slots: %.0f ns (target < 100 ns: %s)\n", at32, bench_verdict(at32 < 100.0));
+    free(rp.maps);
+    free(rp.d_m);
+    free(rp.kind);
+    return 0;
+}
+
+int main(void)
+{
+    static SimRace race;
+    char err[TRK_ERR_LEN];
+    double t0 = bench_now_s();
+    if (sim_race_load(BENCH_RACE, &race, err, sizeof err) != 0) {
+        fprintf(stderr, "bench_race: %s\n", err);
+        return 1;
+    }
+    double load_s = bench_now_s() - t0;
+    printf("bench_race: races with the real drivers (%s)\n", BENCH_RACE);
+    BenchRun full;
+    t0 = bench_now_s();
+    if (bench_best_session(&race, 0, 0, 100000000L, 1, &full) != 0)
+        return 1;
+    double total_s = bench_now_s() - t0;
+    printf("  default race: %d cars, %d laps, %ld ticks: %.0f ms stepping, %.0f ms with setup (loading the race "
+           "file %.0f ms)\n",
+           full.cars, race.laps, full.ticks, 1e3 * full.wall_s, 1e3 * (total_s + load_s), 1e3 * load_s);
+    bench_header("race");
+    bench_row("default", &full);
+    if (bench_scaling(&race) != 0 || bench_slots(&race) != 0)
+        return 1;
+    return 0;
+}
