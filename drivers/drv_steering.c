@@ -49,6 +49,9 @@
 #ifndef DRV_ST_W_DRAFT
 #define DRV_ST_W_DRAFT 0.6
 #endif
+#ifndef DRV_ST_SEP_BEHIND
+#define DRV_ST_SEP_BEHIND 1 /* classic separation is omnidirectional: cars behind push too */
+#endif
 #ifndef DRV_ST_SEP_LONG_M
 #define DRV_ST_SEP_LONG_M 8.0
 #endif
@@ -62,6 +65,7 @@ DrvSteeringDef drv_steering_default_def(void)
         .draft_weight = DRV_ST_W_DRAFT,
         .yield_weight = 1.0,
         .sep_long_m = DRV_ST_SEP_LONG_M,
+        .separate_from_behind = DRV_ST_SEP_BEHIND,
     };
     return def;
 }
@@ -69,7 +73,7 @@ DrvSteeringDef drv_steering_default_def(void)
 static double drv_st_clamp01(double x) { return x < 0.0 ? 0.0 : (x > 1.0 ? 1.0 : x); }
 static double drv_st_sign(double x) { return x >= 0.0 ? 1.0 : -1.0; }
 
-/* Half the lateral distance two cars' centres need not to touch, plus the side margin, m. */
+/* The lateral distance between two cars' centres at which they just do not touch, plus the side margin, m. */
 static double drv_st_half(const DrvView *view, const DrvOther *o)
 {
     return 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
@@ -83,6 +87,8 @@ static double drv_st_separation(const DrvView *view, const DrvPersonality *p, co
     double push = 0.0;
     for (int i = 0; i < view->other_count; i++) {
         const DrvOther *o = &view->others[i];
+        if (!def->separate_from_behind && drv_beh_gap_m(view, o) >= DRV_ST_ALONGSIDE_GAP_M && o->ds_m < 0.0)
+            continue;
         double radius = drv_st_half(view, o) + p->skirt_m;
         double dd = view->d_m - (o->d_m + noise_d_m);
         double gap = fmax(drv_beh_gap_m(view, o), 0.0);

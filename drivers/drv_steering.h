@@ -20,7 +20,8 @@ typedef struct DrvSteeringDef {
     double avoid_weight;
     double draft_weight;     /* multiplies draft / 0.3 */
     double yield_weight;
-    double sep_long_m;       /* longitudinal distance that counts as one metre of lateral distance / this, m */
+    double sep_long_m;       /* separation: this longitudinal gap counts as one separation radius, m */
+    bool separate_from_behind; /* separation also from cars behind (classic: omnidirectional; default true) */
 } DrvSteeringDef;
 
 DrvSteeringDef drv_steering_default_def(void);
