@@ -155,7 +155,8 @@ static int bench_scaling(const SimRace *race)
 
 static int bench_slots(const SimRace *race)
 {
-    printf("\n  slot count (every driver), default grid, first 60 s; resolve = replayed maps, part of think\n");
+    printf("\n  slot count (every driver), default grid, first 60 s, best of 2;"
+           " resolve = replayed maps, part of think\n");
     printf("  %-10s %8s %8s %8s\n", "slots", "ns/c-t", "think", "resolve");
     static const int slots[] = {8, 16, 32, 64};
     BenchReplay rp;
@@ -167,14 +168,22 @@ static int bench_slots(const SimRace *race)
         return 1;
     double at32 = 0.0;
     for (int i = 0; i < 4; i++) {
-        BenchRun r;
-        rp.ns = 0.0;
-        rp.resolved = 0;
-        if (bench_session(race, 0, slots[i], BENCH_PACK_TICKS, &rp, &r) != 0)
-            return 1;
+        BenchRun r, best;
+        double resolve_ns = 0.0;
+        memset(&best, 0, sizeof best);
+        for (int rep = 0; rep < 2; rep++) { /* best of two, resolver included */
+            rp.ns = 0.0;
+            rp.resolved = 0;
+            if (bench_session(race, 0, slots[i], BENCH_PACK_TICKS, &rp, &r) != 0)
+                return 1;
+            double per = rp.resolved ? rp.ns / (double)rp.resolved : 0.0;
+            resolve_ns = rep == 0 || per < resolve_ns ? per : resolve_ns;
+            bench_keep_best(&best, &r);
+        }
+        r = best;
         double ct = bench_car_ticks(&r);
         printf("  %-10d %8.0f %8.0f %8.0f\n", slots[i], bench_ns_per_ct(&r), r.stage_ns[SIM_STAGE_THINK] / ct,
-               rp.resolved ? rp.ns / (double)rp.resolved : 0.0);
+               resolve_ns);
         if (slots[i] == 32)
             at32 = bench_ns_per_ct(&r);
     }
