@@ -112,6 +112,25 @@ void app_progress_end(AppProgress *p, long done)
     fprintf(stderr, "\r%ld %s in %.1f s (%.1f %s/s)%30s\n", done, p->unit, elapsed, rate, p->unit, "");
 }
 
+const char *app_option_expects(const char *option)
+{
+    static const struct {
+        const char *option, *text;
+    } table[] = {
+        {"--races", "an integer 1..100000000"},
+        {"--seed", "an unsigned 64-bit integer"},
+        {"--jobs", "an integer 1..256"},
+        {"--seat", "a grid line 1..128"},
+        {"--laps", "an integer 1..10000"},
+        {"--shard", "I/N with 1 <= I <= N"},
+        {"--metric", "position, time, overtakes, collisions or offtrack"},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(option, table[i].option) == 0)
+            return table[i].text;
+    return "a valid value";
+}
+
 /* ---- one race ----------------------------------------------------------------------------------------------- */
 
 SimSession *app_exp_run_race(const SimRace *race, const TrkTrack *track, uint64_t seed, int laps, const DrvPersonality *override,

@@ -13,6 +13,8 @@ int app_parse_long(const char *s, long lo, long hi, long *out);
 int app_parse_u64(const char *s, uint64_t *out);
 /* "I/N" with 1 <= I <= N. */
 int app_parse_shard(const char *s, int *index, int *count);
+/* What an experiment option accepts, for error messages ("an integer 1..256"). */
+const char *app_option_expects(const char *option);
 /* The number of online processors (at least 1). */
 int app_default_jobs(void);
 

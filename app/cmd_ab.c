@@ -98,7 +98,7 @@ static int cmd_ab_options(int argc, char **argv, AbOpts *o)
         if (bad < 0)
             fprintf(stderr, "racesim ab: unknown argument '%s'\n", a);
         else if (bad)
-            fprintf(stderr, "racesim ab: bad value for %s: '%s'\n", a, v);
+            fprintf(stderr, "racesim ab: %s: expected %s, got '%s'\n", a, app_option_expects(a), v);
         if (bad)
             return 2;
         i++;

@@ -82,7 +82,7 @@ static int cmd_batch_options(int argc, char **argv, BatchOpts *o)
             return 2;
         }
         if (bad) {
-            fprintf(stderr, "racesim batch: bad value for %s: '%s'\n", a, v);
+            fprintf(stderr, "racesim batch: %s: expected %s, got '%s'\n", a, app_option_expects(a), v);
             return 2;
         }
         i++;

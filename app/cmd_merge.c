@@ -7,6 +7,7 @@
 #include "../sim/sim_ab.h"
 #include "../sim/sim_tally.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,7 +139,7 @@ static int cmd_merge_open(MergeState *m, char **paths, int n)
         p->reader.path = paths[i];
         p->reader.file = fopen(paths[i], "r");
         if (!p->reader.file) {
-            fprintf(stderr, "%s: cannot open\n", paths[i]);
+            fprintf(stderr, "%s:0: cannot open: %s\n", paths[i], strerror(errno));
             return 2;
         }
         m->count++;
