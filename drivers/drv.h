@@ -99,6 +99,9 @@ typedef struct DrvPersonality {
 /* Documented defaults for every field. */
 DrvPersonality drv_default_personality(void);
 
+/* True when every field is inside its documented range (what the parser enforces), for values built in code. */
+bool drv_personality_valid(const DrvPersonality *p);
+
 /* Loads a personality INI. On error returns nonzero and err holds "path:line: [section] key: what is wrong". */
 int drv_personality_load(const char *path, DrvPersonality *out, char *err, size_t err_len);
 int drv_personality_parse_string(const char *text, const char *path, DrvPersonality *out, char *err, size_t err_len);
@@ -108,7 +111,8 @@ int drv_personality_parse_string(const char *text, const char *path, DrvPersonal
 typedef struct DrvDriver DrvDriver;
 
 /* Creates a driver of the personality's model for one car on one track. The driver builds its own speed plan
- * (racing line, grip scaled by grip_use). `seed` feeds its reaction noise. NULL on allocation failure. */
+ * (racing line, grip scaled by grip_use). `seed` feeds its reaction noise. NULL on allocation failure, a NULL
+ * personality or track, or a personality outside its documented ranges (drv_personality_valid). */
 DrvDriver *drv_create(const DrvPersonality *p, const TrkTrack *track, const TrkCarParams *car, uint64_t seed);
 void drv_destroy(DrvDriver *driver);
 void drv_think(DrvDriver *driver, const DrvView *view, DrvControls *out);

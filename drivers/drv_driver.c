@@ -8,6 +8,8 @@
 
 DrvDriver *drv_create(const DrvPersonality *p, const TrkTrack *track, const TrkCarParams *car, uint64_t seed)
 {
+    if (track == NULL || !drv_personality_valid(p))
+        return NULL;
     DrvDriver *driver = calloc(1, sizeof *driver);
     if (driver == NULL)
         return NULL;

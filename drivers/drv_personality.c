@@ -55,6 +55,31 @@ static const DrvKey drv_keys[] = {
 };
 #define DRV_KEY_COUNT (int)(sizeof drv_keys / sizeof drv_keys[0])
 
+_Static_assert(sizeof(DrvModel) == sizeof(int) && sizeof(DrvBlur) == sizeof(int) && sizeof(DrvResolver) == sizeof(int),
+               "drv_personality_valid reads enum fields as int");
+
+bool drv_personality_valid(const DrvPersonality *p)
+{
+    if (p == NULL || memchr(p->name, '\0', sizeof p->name) == NULL || p->name[0] == '\0')
+        return false;
+    for (int k = 0; k < DRV_KEY_COUNT; k++) {
+        const DrvKey *key = &drv_keys[k];
+        const char *field = (const char *)p + key->offset;
+        if (key->kind == DRV_KEY_NUMBER) {
+            double x;
+            memcpy(&x, field, sizeof x);
+            if (!isfinite(x) || x < key->min || x > key->max)
+                return false;
+        } else if (key->kind == DRV_KEY_INT || key->kind == DRV_KEY_ENUM) {
+            int x; /* enums are int-sized in every ABI we build for */
+            memcpy(&x, field, sizeof x);
+            if (key->kind == DRV_KEY_INT ? (x < key->min || x > key->max) : (x < 0 || x >= key->accepted))
+                return false;
+        }
+    }
+    return true;
+}
+
 DrvPersonality drv_default_personality(void)
 {
     DrvPersonality p;

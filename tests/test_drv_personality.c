@@ -181,8 +181,36 @@ static int test_shipped_files(void)
     return 0;
 }
 
+/* Personalities built in code (A/B overrides, tests) are checked against the same ranges the parser enforces. */
+static int test_valid_in_code(void)
+{
+    DrvPersonality p = drv_default_personality();
+    TST_CHECK(drv_personality_valid(&p));
+    TST_CHECK(!drv_personality_valid(NULL));
+    DrvPersonality q = p;
+    q.grip_use = 0.5;
+    TST_CHECK(!drv_personality_valid(&q));
+    q = p;
+    q.skirt_m = NAN;
+    TST_CHECK(!drv_personality_valid(&q));
+    q = p;
+    q.slots = DRV_MAX_SLOTS + 1;
+    TST_CHECK(!drv_personality_valid(&q));
+    q = p;
+    q.resolver = DRV_RESOLVE_COUNT;
+    TST_CHECK(!drv_personality_valid(&q));
+    q = p;
+    q.name[0] = '\0';
+    TST_CHECK(!drv_personality_valid(&q));
+    /* drv_create refuses what it cannot drive with instead of crashing */
+    TST_CHECK(drv_create(&p, NULL, NULL, 1) == NULL);
+    TST_CHECK(drv_create(NULL, NULL, NULL, 1) == NULL);
+    return 0;
+}
+
 int main(void)
 {
+    TST_RUN(test_valid_in_code);
     TST_RUN(test_defaults);
     TST_RUN(test_every_key);
     TST_RUN(test_model_and_resolver_words);
