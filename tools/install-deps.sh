@@ -12,6 +12,8 @@ command -v make >/dev/null 2>&1 || need="$need make"
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need="$need fonts-dejavu-core"
 command -v xvfb-run >/dev/null 2>&1 || need="$need xvfb xauth"
 command -v parallel >/dev/null 2>&1 || need="$need parallel"
+# tests/experiments.test.sh compares a batch record with a run's JSON through python3's json module
+command -v python3 >/dev/null 2>&1 || need="$need python3"
 # tests/valgrind.test.sh (part of make test) runs a headless race under memcheck
 command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
 # `install-deps.sh fuzz`: also clang with libFuzzer's runtime
