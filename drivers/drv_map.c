@@ -5,12 +5,24 @@
 
 static double drv_clampd(double x, double lo, double hi) { return x < lo ? lo : (x > hi ? hi : x); }
 
+/* A value as a map stores it: clamped to 0..1 (NaN passes through, as drv_clampd lets it). Written as two selects
+ * so the compiler emits maxsd/minsd instead of branches: this runs for every slot of every peak. */
+static float drv_map_level(double value)
+{
+    value = value < 0.0 ? 0.0 : value;
+    return (float)(value > 1.0 ? 1.0 : value);
+}
+
 static void drv_map_merge(float *v, int slot, double value)
 {
-    float f = (float)drv_clampd(value, 0.0, 1.0);
+    float f = drv_map_level(value);
     if (f > v[slot])
         v[slot] = f;
 }
+
+/* fmax without the library call (it is not inlined without -ffinite-math-only); the same result for every input
+ * the maps see, NaN included: a NaN operand yields the other one. */
+static double drv_maxd(double a, double b) { return a > b || b != b ? a : b; }
 
 void drv_map_init(DrvContextMap *map, int slots, double d_left_m, double d_right_m)
 {
@@ -34,10 +46,6 @@ void drv_map_init(DrvContextMap *map, int slots, double d_left_m, double d_right
         map->interest[i] = 0.0f;
     }
 }
-
-double drv_map_slot_d(const DrvContextMap *map, int slot) { return map->d_left_m - slot * map->step_m; }
-
-double drv_map_d_to_slotf(const DrvContextMap *map, double d_m) { return (map->d_left_m - d_m) / map->step_m; }
 
 int drv_map_d_to_slot(const DrvContextMap *map, double d_m)
 {
@@ -78,16 +86,19 @@ void drv_map_write_peak(DrvContextMap *map, DrvMapWhich which, double d_m, doubl
 {
     if (!isfinite(d_m) || !(value > 0.0))
         return;
-    double falloff = fmax(falloff_m, 1.5 * map->step_m);
+    const double left = map->d_left_m, step = map->step_m;
+    double falloff = drv_maxd(falloff_m, 1.5 * step);
     double inv2 = 1.0 / (falloff * falloff);
     float *v = drv_map_values(map, which);
     int lo, hi;
     drv_map_range(map, d_m, d_m, falloff, &lo, &hi);
+    /* the same arithmetic as drv_map_slot_d and drv_map_merge, spelled out so the loop stays in registers */
     for (int i = lo; i <= hi; i++) {
-        double x = drv_map_slot_d(map, i) - d_m;
+        double x = (left - i * step) - d_m;
         double w = 1.0 - x * x * inv2;
-        if (w > 0.0)
-            drv_map_merge(v, i, value * w);
+        float f = drv_map_level(value * w);
+        if (w > 0.0 && f > v[i])
+            v[i] = f;
     }
 }
 
@@ -105,8 +116,9 @@ void drv_map_write_band(DrvContextMap *map, DrvMapWhich which, double d_lo_m, do
     float *v = drv_map_values(map, which);
     int lo, hi;
     drv_map_range(map, d_lo_m, d_hi_m, skirt, &lo, &hi);
+    const double left = map->d_left_m, step = map->step_m;
     for (int i = lo; i <= hi; i++) {
-        double d = drv_map_slot_d(map, i);
+        double d = left - i * step; /* drv_map_slot_d */
         double out = d < d_lo_m ? d_lo_m - d : (d > d_hi_m ? d - d_hi_m : 0.0);
         if (out <= 0.0)
             drv_map_merge(v, i, value);
@@ -120,6 +132,7 @@ void drv_map_write_band(DrvContextMap *map, DrvMapWhich which, double d_lo_m, do
 void drv_map_write_all(DrvContextMap *map, DrvMapWhich which, double value)
 {
     float *v = drv_map_values(map, which);
+    float f = drv_map_level(value); /* one value for every slot: clamp it once */
     for (int i = 0; i < map->slots; i++)
-        drv_map_merge(v, i, value);
+        v[i] = f > v[i] ? f : v[i];
 }

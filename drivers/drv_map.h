@@ -25,12 +25,15 @@ typedef struct DrvContextMap {
  * narrower than the car) the span is widened to a few centimetres around their middle so the map stays usable. */
 void drv_map_init(DrvContextMap *map, int slots, double d_left_m, double d_right_m);
 
-/* Lateral offset of a slot's centre, m. */
-double drv_map_slot_d(const DrvContextMap *map, int slot);
+/* Lateral offset of a slot's centre, m. (Inline: behaviours and the speed plan call it in per-slot loops.) */
+static inline double drv_map_slot_d(const DrvContextMap *map, int slot) { return map->d_left_m - slot * map->step_m; }
 /* Nearest slot to an offset, clamped to the map. */
 int drv_map_d_to_slot(const DrvContextMap *map, double d_m);
 /* Continuous slot coordinate of an offset (not clamped): 0 at d_left_m, slots-1 at d_right_m. */
-double drv_map_d_to_slotf(const DrvContextMap *map, double d_m);
+static inline double drv_map_d_to_slotf(const DrvContextMap *map, double d_m)
+{
+    return (map->d_left_m - d_m) / map->step_m;
+}
 
 float *drv_map_values(DrvContextMap *map, DrvMapWhich which);
 

@@ -15,20 +15,48 @@ static void drv_blur_weights(DrvBlur blur, int radius, double *w)
         w[k] = blur == DRV_BLUR_GAUSS ? exp(-0.5 * (k * k) / (sigma * sigma)) : 1.0;
 }
 
+/* One slot of the blur with the window cut at the map's ends (weights renormalised over what is left). */
+static float drv_blur_edge(const float *v, int n, int i, const double *wk, int radius)
+{
+    double sum = 0.0, wsum = 0.0;
+    for (int k = -radius; k <= radius; k++) {
+        int j = i + k;
+        if (j < 0 || j >= n)
+            continue;
+        sum += wk[k + radius] * v[j];
+        wsum += wk[k + radius];
+    }
+    return (float)(sum / wsum);
+}
+
 static void drv_blur_max(float *v, int n, const double *w, int radius)
 {
     float out[DRV_MAX_SLOTS];
+    /* weights by offset -radius..radius, and their full sum added in the same order as a slot's own loop adds
+     * them, so a slot whose window lies inside the map gets bit for bit the same result without the bounds checks */
+    double wk[2 * DRV_BLUR_MAX_RADIUS + 1], wfull = 0.0;
+    for (int k = -radius; k <= radius; k++) {
+        wk[k + radius] = w[k < 0 ? -k : k];
+        wfull += wk[k + radius];
+    }
+    /* nz[i] = nonzero slots before i: a window holding only zeros blurs to exactly 0 (most of a map is empty) */
+    int nz[DRV_MAX_SLOTS + 1];
+    nz[0] = 0;
+    for (int i = 0; i < n; i++)
+        nz[i + 1] = nz[i] + (v[i] != 0.0f);
     for (int i = 0; i < n; i++) {
-        double sum = 0.0, wsum = 0.0;
-        for (int k = -radius; k <= radius; k++) {
-            int j = i + k;
-            if (j < 0 || j >= n)
-                continue;
-            double wk = w[k < 0 ? -k : k];
-            sum += wk * v[j];
-            wsum += wk;
-        }
-        float b = (float)(sum / wsum);
+        int a = i - radius < 0 ? 0 : i - radius, z = i + radius >= n ? n - 1 : i + radius;
+        float b;
+        if (nz[z + 1] == nz[a])
+            b = 0.0f;
+        else if (i - radius >= 0 && i + radius < n) {
+            const float *vi = v + (i - radius);
+            double sum = 0.0;
+            for (int k = 0; k <= 2 * radius; k++)
+                sum += wk[k] * vi[k];
+            b = (float)(sum / wfull);
+        } else
+            b = drv_blur_edge(v, n, i, wk, radius);
         out[i] = v[i] > b ? v[i] : b;
     }
     memcpy(v, out, (size_t)n * sizeof *v);
@@ -58,26 +86,55 @@ double drv_map_sample(const DrvContextMap *map, DrvMapWhich which, double d_m)
     return (1.0 - t) * v[i] + t * v[i + 1];
 }
 
+/* drv_map_sample of both maps at one offset, the slot position computed once. */
+static void drv_map_sample2(const DrvContextMap *map, double d_m, double *danger, double *interest)
+{
+    double f = (map->d_left_m - d_m) / map->step_m; /* drv_map_d_to_slotf */
+    int last = map->slots - 1;
+    if (!(f > 0.0)) {
+        *danger = map->danger[0];
+        *interest = map->interest[0];
+    } else if (f >= last) {
+        *danger = map->danger[last];
+        *interest = map->interest[last];
+    } else {
+        int i = (int)f;
+        double t = f - i;
+        *danger = (1.0 - t) * map->danger[i] + t * map->danger[i + 1];
+        *interest = (1.0 - t) * map->interest[i] + t * map->interest[i + 1];
+    }
+}
+
+/* prev = map, copying only the slots in use (the arrays hold DRV_MAX_SLOTS; a whole copy is 1 KB a tick). */
+static void drv_map_copy_used(DrvContextMap *dst, const DrvContextMap *src)
+{
+    dst->slots = src->slots;
+    dst->d_left_m = src->d_left_m;
+    dst->d_right_m = src->d_right_m;
+    dst->step_m = src->step_m;
+    memcpy(dst->danger, src->danger, (size_t)src->slots * sizeof src->danger[0]);
+    memcpy(dst->interest, src->interest, (size_t)src->slots * sizeof src->interest[0]);
+}
+
 void drv_post_hysteresis(DrvContextMap *map, DrvContextMap *prev, bool *has_prev, double h)
 {
     if (*has_prev && h > 0.0) {
-        bool same = prev->slots == map->slots && prev->d_left_m == map->d_left_m && prev->d_right_m == map->d_right_m;
-        for (int i = 0; i < map->slots; i++) {
+        const int n = map->slots;
+        bool same = prev->slots == n && prev->d_left_m == map->d_left_m && prev->d_right_m == map->d_right_m;
+        const double left = map->d_left_m, step = map->step_m;
+        for (int i = 0; i < n; i++) {
             double pd, pi;
             if (same) {
                 pd = prev->danger[i];
                 pi = prev->interest[i];
-            } else {
-                double d = drv_map_slot_d(map, i);
-                pd = drv_map_sample(prev, DRV_MAP_DANGER, d);
-                pi = drv_map_sample(prev, DRV_MAP_INTEREST, d);
-            }
+            } else
+                drv_map_sample2(prev, left - i * step, &pd, &pi); /* at drv_map_slot_d(map, i) */
             float bd = (float)((1.0 - h) * map->danger[i] + h * pd);
             if (bd > map->danger[i])
                 map->danger[i] = bd;
             map->interest[i] = (float)((1.0 - h) * map->interest[i] + h * pi);
         }
     }
-    *prev = *map;
+    drv_map_copy_used(prev, map);
     *has_prev = true;
 }

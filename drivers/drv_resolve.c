@@ -41,16 +41,22 @@ double drv_resolve_subslot(const float *interest, int slot, int lo, int hi)
 static float drv_walk_level(float danger) { return danger < DRV_RESOLVE_WALK_FLOOR ? 0.0f : danger; }
 
 /* Walks from `from` in direction `dir` while danger does not increase, never stepping onto a wall (a car beside
- * us: a plateau of full danger must not be crossed just because it is flat). Returns the last slot reached. */
-static int drv_walk_dir(const float *danger, int n, int from, int dir)
+ * us: a plateau of full danger must not be crossed just because it is flat). Returns the last slot reached and
+ * lowers *dmin to the least raw danger of the slots walked, `from` included (saves the resolver a pass). */
+static int drv_walk_dir(const float *danger, int n, int from, int dir, float *dmin)
 {
     int i = from;
+    float here = drv_walk_level(danger[i]), low = danger[i];
     while (i + dir >= 0 && i + dir < n) {
-        float next = drv_walk_level(danger[i + dir]);
-        if (next > drv_walk_level(danger[i]) + (float)DRV_RESOLVE_WALK_EPS || next >= DRV_RESOLVE_WALL)
+        float raw = danger[i + dir], next = drv_walk_level(raw);
+        if (next > here + (float)DRV_RESOLVE_WALK_EPS || next >= DRV_RESOLVE_WALL)
             break;
         i += dir;
+        here = next;
+        low = raw < low ? raw : low;
     }
+    if (low < *dmin)
+        *dmin = low;
     return i;
 }
 
@@ -65,13 +71,10 @@ void drv_resolve_walk(const DrvContextMap *map, double current_d_m, DrvResolveRe
     double f = drv_map_d_to_slotf(map, current_d_m);
     int left = f <= 0.0 ? 0 : (f >= n - 1 ? n - 1 : (int)f);
     int right = f <= 0.0 ? 0 : (f >= n - 1 ? n - 1 : (int)ceil(f));
-    int lo = drv_walk_dir(danger, n, left, -1);
-    int hi = drv_walk_dir(danger, n, right, +1);
-
-    float dmin = danger[lo];
-    for (int i = lo + 1; i <= hi; i++)
-        if (danger[i] < dmin)
-            dmin = danger[i];
+    /* the two walks cover lo..hi between them (right is left or left + 1), so they find its least danger too */
+    float dmin = danger[left];
+    int lo = drv_walk_dir(danger, n, left, -1, &dmin);
+    int hi = drv_walk_dir(danger, n, right, +1, &dmin);
     float limit = dmin + (float)DRV_RESOLVE_MASK_TOL;
 
     /* Best interest among unmasked slots. Slots within DRV_RESOLVE_INTEREST_TOL of the best count as equal and

@@ -353,9 +353,12 @@ static void sim_race_finish(SimRaceParse *p)
         sim_ini_fail(&p->error, line, "%s", xmsg);
     if (p->error.failed)
         return;
-    /* the track is checked by loading it; its own message names its path and line */
+    /* the track is checked by loading it (without its racing line, which cannot fail and costs most of a load:
+     * the session builds the track again); its own message names its path and line */
     char msg[SIM_PATH_LEN + TRK_ERR_LEN];
-    TrkTrack *t = trk_load(r->track_path, NULL, msg, sizeof msg);
+    TrkDef tdef = trk_default_def();
+    tdef.skip_line = true;
+    TrkTrack *t = trk_load(r->track_path, &tdef, msg, sizeof msg);
     if (!t) {
         p->error.failed = true;
         snprintf(p->error.buf, p->error.len, "%s", msg);

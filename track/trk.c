@@ -19,6 +19,7 @@ TrkDef trk_default_def(void)
     def.sample_step_m = 1.0;
     def.line_margin_m = 1.5;
     def.line_iterations = 0; /* 0: the optimiser's own converged default */
+    def.skip_line = false;
     return def;
 }
 
@@ -460,7 +461,8 @@ TrkTrack *trk_create_ex(const TrkPointDef *points, int n, const TrkDef *def, cha
     if (trk_check_folds(t, points, cp_s, n, err, err_len, bad) || trk_check_crossings(t, cp_s, n, err, err_len, bad))
         return trk_fail(t, cub, pieces, seg_len);
     free(cub), free(pieces), free(seg_len);
-    trk_line_compute(t, d.line_iterations);
+    if (!d.skip_line)
+        trk_line_compute(t, d.line_iterations);
     return t;
 }
 

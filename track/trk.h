@@ -13,6 +13,7 @@
 #ifndef TRK_H
 #define TRK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define TRK_GRAVITY_MPS2 9.81
@@ -33,6 +34,8 @@ typedef struct TrkDef {
     double sample_step_m;  /* arc-length resampling step, m (default 1.0) */
     double line_margin_m;  /* racing line keeps this far from each edge, m (default 1.5: half a car + room) */
     int line_iterations;   /* racing-line optimisation iterations (default: enough to converge) */
+    bool skip_line;        /* true: no racing line (it stays on the centre line, d = 0): for checking a file only,
+                            * since building the line is most of the cost of a load and can never fail */
 } TrkDef;
 
 TrkDef trk_default_def(void);
