@@ -20,6 +20,7 @@ typedef struct DrvBehCtx {
     bool on_straight;         /* no real corner at the car or within the next seconds */
     double grip_mps2;         /* total grip at the current speed, m/s^2 */
     double noise_d_m;         /* this driver's current perception error on other cars' offsets, m */
+    double line_speed_mps;    /* the speed plan (racing line) at the car, m/s */
     const struct DrvLanes *lanes; /* speed caps of constant-offset lanes (drv_lanes.h); NULL = none */
 } DrvBehCtx;
 

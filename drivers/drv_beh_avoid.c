@@ -2,8 +2,9 @@
  *
  * A car alongside (overlapping along the track, including one slightly behind) is full danger whatever its speed:
  * we cannot go through it. A car ahead is danger in proportion to how soon we would hit it (time to contact over
- * the driver's horizon), plus a little when it is very close in time even at equal speed; a car pulling away
- * writes nothing. Danger covers the other car's width plus ours and a small margin, with the driver's skirt of
+ * the driver's horizon), plus a little when it is very close in time even at equal speed (less, on a straight, for
+ * a driver who likes the tow: sitting in a wake is drafting). Into and through corners the danger of a car ahead
+ * is instead the braking needed to follow it (see drv_avoid_ahead_danger). Danger covers the other car's width plus ours and a small margin, with the driver's skirt of
  * decreasing danger either side.
  *
  * A gap is a lane only if the car fits through it with room to spare: between a car ahead and the track edge, or
@@ -14,7 +15,6 @@
 #include "drv_beh.h"
 
 #include <math.h>
-#include <stdlib.h> /*T2TMP*/
 
 #define DRV_AVOID_ALONGSIDE_GAP_M 0.5   /* a gap this small along the track already counts as alongside */
 #define DRV_AVOID_HORIZON_PER_LOOKAHEAD 2.0
@@ -23,6 +23,9 @@
 #define DRV_AVOID_CLOSE_DANGER 0.6
 #define DRV_AVOID_MAX_PREDICT_S 1.5     /* lateral prediction is not trusted further than this */
 #define DRV_AVOID_WAKE_SHARE 0.5        /* of the draft weight: how much closer a drafter sits on a straight */
+#define DRV_AVOID_FOLLOW_ROOM_M 2.0     /* gap kept when following a car ahead, m */
+#define DRV_AVOID_FOLLOW_BRAKE_SHARE 0.2 /* of the grip: braking that makes following a car ahead full danger */
+#define DRV_AVOID_GAP_SPARE_M 0.75      /* most room, either side beyond the margin, a gap must leave (m) */
 #define DRV_AVOID_GAP_CARS 16           /* cars ahead kept for the narrow-gap pass (the nearest ones) */
 #define DRV_AVOID_EDGE_FAR_M 20.0       /* "beyond the edge" for a band: further than any track is wide */
 
@@ -50,9 +53,19 @@ static double drv_avoid_ahead_danger(const DrvView *view, const DrvPersonality *
     double closing = view->speed_mps - o->speed_mps;
     double ttc = closing > 0.05 ? gap / closing : INFINITY;
     double urgency = drv_clamp01(1.0 - ttc / horizon_s);
+    if (!ctx->on_straight) {
+        /* into and through corners a car ahead is followed, not passed in its own lane: its lane is as dangerous
+         * as following it is hard (the braking needed to shed the closing speed before the gap is gone), not as
+         * near as the moment we would reach it. Measured by time to contact, the lane behind a car braking into
+         * a corner looks dangerous while the track beside it (too fast to hold) looks free. */
+        double room = fmax(gap - DRV_AVOID_FOLLOW_ROOM_M, 0.01);
+        double need = closing > 0.0 ? closing * closing / (2.0 * room) : 0.0;
+        urgency = drv_clamp01(need / (DRV_AVOID_FOLLOW_BRAKE_SHARE * ctx->grip_mps2));
+    }
     double headway = gap / fmax(view->speed_mps, 5.0);
     /* on a straight nobody brakes: sitting close in a wake is drafting, and a driver who likes the tow sits closer */
-    double close_s = DRV_AVOID_CLOSE_HEADWAY_S * (ctx->on_straight && !getenv("T2_NOWAKE") ? 1.0 - DRV_AVOID_WAKE_SHARE * p->draft_weight : 1.0);
+    double wake = ctx->on_straight ? DRV_AVOID_WAKE_SHARE * p->draft_weight : 0.0;
+    double close_s = DRV_AVOID_CLOSE_HEADWAY_S * (1.0 - wake);
     double close = DRV_AVOID_CLOSE_DANGER * drv_clamp01(1.0 - headway / close_s);
     return fmax(urgency, close);
 }
@@ -61,7 +74,7 @@ static double drv_avoid_ahead_danger(const DrvView *view, const DrvPersonality *
 static void drv_avoid_narrow_gaps(const DrvView *view, const DrvPersonality *p, const DrvAvoidCar *cars, int n,
                                   DrvContextMap *map)
 {
-    double need = view->width_m + 2.0 * (DRV_BEH_SIDE_MARGIN_M + 0.5 * p->skirt_m);
+    double need = view->width_m + 2.0 * (DRV_BEH_SIDE_MARGIN_M + fmin(0.5 * p->skirt_m, DRV_AVOID_GAP_SPARE_M));
     double half_w = 0.5 * view->width_m;
     double edge_left = map->d_left_m + half_w, edge_right = map->d_right_m - half_w; /* the track's edges */
     for (int i = 0; i < n; i++) {
@@ -112,6 +125,5 @@ void drv_beh_avoid(const DrvView *view, const DrvPersonality *p, const DrvBehCtx
         if (n_ahead < DRV_AVOID_GAP_CARS)
             ahead[n_ahead++] = (DrvAvoidCar){o, od, danger};
     }
-    if (!getenv("T2_NONARROW")) /*T2TMP*/
     drv_avoid_narrow_gaps(view, p, ahead, n_ahead, map);
 }

@@ -1,37 +1,45 @@
-/* drv_beh_commit.c: corner commitment. A lane the car cannot take at its speed is no lane.
+/* drv_beh_commit.c: corner commitment. A lane the car cannot take at its speed is a poor lane.
  *
  * Each slot is a constant-offset lane whose speed cap (drv_lanes.h) says how fast a car on it may be here and still
- * brake for every corner ahead on it. A car at the limit on the racing line that picks a lane well inside it
- * mid-corner must brake hard there (and the car behind runs into it) or slide wide into its neighbours. So the
- * slots whose cap is below the car's speed get danger in proportion to the shortfall. The reference is the lower of
- * the car's speed and the cap of the racing line's lane: the line (where the speed plan says the car may be this
- * fast) never gets danger of its own, so a car off the line is drawn back to it, never kept off it. */
+ * brake for every corner ahead on it. A car at the limit that picks a lane well inside or outside the racing line
+ * mid-corner must brake hard there (and the car behind runs into it) or slide across its neighbours. So a slot whose
+ * cap is below the reference speed (the lower of the car's speed and the speed plan's) gets danger in proportion to
+ * the shortfall. The racing line's own lane is exempt: the car tracks the line there, at the plan's speed, and a
+ * car off the line must always be drawn back to it, never kept off it.
+ *
+ * The danger stays below the walk's floor (DRV_RESOLVE_WALK_FLOOR): it never blocks a move or makes the driver
+ * brake, it only shapes the choice among lanes that are otherwise as safe (the mask tolerance). Stronger values
+ * were tried: the lanes' caps are not monotonic across the track, so they build ridges and pits that trap the walk. */
 #include "drv_beh.h"
 
 #include "drv_lanes.h"
-#include <stdlib.h> /*T2TMP*/
 
-#define DRV_COMMIT_BAND 0.15   /* shortfall, as a fraction of the reference speed, that makes a lane full danger */
-#define DRV_COMMIT_MAX 0.09
+#include <math.h>
+
+#define DRV_COMMIT_BAND 0.15       /* shortfall, as a fraction of the reference speed, for the full value */
+#define DRV_COMMIT_MAX 0.09        /* the full value: under the walk's floor (0.1) */
+#define DRV_COMMIT_LINE_BAND_M 1.0 /* no danger this close to the line; full danger from twice this */
 
 void drv_beh_commit(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map)
 {
     (void)p;
-    if (getenv("T2_NOCOMMIT")) return; /*T2TMP*/
     if (ctx->lanes == NULL)
         return;
-    double v_line = drv_lanes_speed(ctx->lanes, view->s_m, ctx->line_d_m);
-    double v_ref = view->speed_mps < v_line ? view->speed_mps : v_line;
+    double v_ref = fmin(view->speed_mps, ctx->line_speed_mps);
     if (!(v_ref > 1.0))
         return;
     double inv_band = 1.0 / (DRV_COMMIT_BAND * v_ref);
+    /* on a coarse map the slots nearest the line may lie a metre or more from it: they are still the line */
+    double line_band = fmax(DRV_COMMIT_LINE_BAND_M, 1.5 * map->step_m);
     for (int i = 0; i < map->slots; i++) {
-        double shortfall = v_ref - drv_lanes_speed(ctx->lanes, view->s_m, drv_map_slot_d(map, i));
-        if (shortfall > 0.0) {
-            double danger = shortfall * inv_band;
-            float f = (float)(DRV_COMMIT_MAX * (danger > 1.0 ? 1.0 : danger));
-            if (f > map->danger[i])
-                map->danger[i] = f;
-        }
+        double d = drv_map_slot_d(map, i);
+        double off = fabs(d - ctx->line_d_m) - line_band;
+        if (off <= 0.0)
+            continue;
+        double shortfall = v_ref - drv_lanes_speed(ctx->lanes, view->s_m, d);
+        if (shortfall <= 0.0)
+            continue;
+        double near_line = off >= line_band ? 1.0 : off / line_band;
+        drv_map_write_point(map, DRV_MAP_DANGER, d, DRV_COMMIT_MAX * fmin(shortfall * inv_band, 1.0) * near_line);
     }
 }

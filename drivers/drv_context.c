@@ -10,7 +10,6 @@
 #include "drv_resolve.h"
 
 #include <math.h>
-#include <stdlib.h> /*T2TMP*/
 
 #define DRV_LINE_LOOKAHEAD_FRACTION 0.35 /* of the driver's lookahead, for the racing line's target point */
 #define DRV_LINE_FOLLOW_BAND_M 1.0       /* a chosen offset this close to the line counts as following it */
@@ -21,6 +20,7 @@
 #define DRV_GRIP_MARGIN 0.97             /* of the grip, what the driver's combined demand may use */
 #define DRV_EDGE_KEEP_M 0.3              /* a lateral drift is stopped this far inside the edge (car centre) */
 #define DRV_EDGE_STOP_SHARE 0.5          /* of the grip, counted on to stop a drift toward an edge */
+#define DRV_REJOIN_LAT_MPS 2.0          /* fastest lateral speed back onto the track from off it */
 #define DRV_EDGE_TAU_S 0.15              /* s: how fast a drift toward an edge is brought back to a safe speed */
 #define DRV_STRAIGHT_MAX_CURVATURE (1.0 / 350.0)
 #define DRV_STRAIGHT_LOOKAHEAD_S 2.0
@@ -35,7 +35,10 @@
 #define DRV_FOLLOW_GAIN 0.8              /* 1/s: speed asked per metre of gap error */
 #define DRV_FOLLOW_BRAKE_MPS2 8.0        /* assumed braking for the stopping-distance limit */
 #define DRV_CLOSE_BRAKE_SHARE 0.5        /* of the grip, braking counted on to stop closing on a car ahead */
-#define DRV_CLEAR_LAT_MPS2 4.0           /* assumed lateral acceleration when judging whether a move clears a car */
+#define DRV_CLEAR_LAT_MPS2 4.0
+#define DRV_COURSE_MEET_MAX_S 3.0        /* the line is followed this far in time to where we would catch a car */
+#define DRV_COURSE_SAMPLES 4             /* points of the line looked at on the way */
+#define DRV_COURSE_RANGE_M 80.0          /* cars further ahead than this are not followed yet */           /* assumed lateral acceleration when judging whether a move clears a car */
 
 static DrvBehaviourFn *const drv_behaviours[] = {
     drv_beh_line, drv_beh_stay, drv_beh_avoid, drv_beh_draft, drv_beh_edge, drv_beh_yield, drv_beh_commit,
@@ -104,6 +107,52 @@ static double drv_close_speed(const DrvView *view, const DrvDriver *driver, cons
     return o->speed_mps + sqrt(2.0 * a * room);
 }
 
+/* Weight of "following the racing line" for a chosen offset: 1 on the line, 0 a band's width away. */
+static double drv_line_weight(double target_d, double line_ahead_d)
+{
+    double w = 1.0 - fabs(target_d - line_ahead_d) / DRV_LINE_FOLLOW_BAND_M;
+    return w < 0.0 ? 0.0 : w;
+}
+
+/* The nearest car ahead on our course: in the lane we aim for or, when we aim for the racing line (which the
+ * steering then tracks, drv_context_steer), on the line between here and it. Through a chicane the line sweeps
+ * across the whole track in a few car lengths, so a car that is clear of the line's offset ahead now can still be
+ * on the line's way across. NULL when none. */
+static const DrvOther *drv_car_on_course(const DrvDriver *driver, const DrvView *view, double target_d,
+                                         double line_ahead_d)
+{
+    double w = drv_line_weight(target_d, line_ahead_d);
+    for (int i = 0; i < view->other_count; i++) {
+        const DrvOther *o = &view->others[i];
+        if (o->ds_m <= 0.0 || drv_beh_gap_m(view, o) < 0.0)
+            continue;
+        if (o->ds_m > DRV_COURSE_RANGE_M)
+            break;
+        double lo = target_d, hi = target_d;
+        if (w > 0.0) {
+            /* where the line runs from the car's position now to where we would catch it */
+            double closing = view->speed_mps - o->speed_mps;
+            double t_meet = closing > 0.1 ? fmin(drv_beh_gap_m(view, o) / closing, DRV_COURSE_MEET_MAX_S) : 0.0;
+            for (int k = 0; k < DRV_COURSE_SAMPLES; k++) {
+                double s_k = view->s_m + o->ds_m + o->speed_mps * t_meet * k / (DRV_COURSE_SAMPLES - 1.0);
+                double at = w * trk_line_d(driver->track, s_k, NULL) + (1.0 - w) * target_d;
+                lo = fmin(lo, at), hi = fmax(hi, at);
+            }
+        }
+        double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
+        if (!(o->d_m + half > lo && o->d_m - half < hi))
+            continue;
+        /* a car we would reach before we could be in its lane is one we would pass beside, not follow: being
+         * beside it is the avoid behaviour's business (following it would mean a sudden, useless stop) */
+        double closing = view->speed_mps - o->speed_mps;
+        double t_lat = sqrt(2.0 * fmax(fabs(view->d_m - o->d_m) - half, 0.0) / DRV_CLEAR_LAT_MPS2);
+        if (closing > 0.1 && drv_beh_gap_m(view, o) / closing < t_lat)
+            continue;
+        return o;
+    }
+    return NULL;
+}
+
 /* Would we hit the car straight ahead before a lateral move clears it? Returns the speed limit that avoids it, or
  * INFINITY. This is what stops a car from trusting a free lane it cannot reach in time. */
 static double drv_no_time_to_clear(const DrvView *view, const DrvPersonality *p)
@@ -153,13 +202,6 @@ static void drv_debug_fill(DrvDebug *dbg, const DrvContextMap *map, const DrvRes
     dbg->resolver = resolver;
 }
 
-/* Weight of "following the racing line" for a chosen offset: 1 on the line, 0 a band's width away. */
-static double drv_line_weight(double target_d, double line_ahead_d)
-{
-    double w = 1.0 - fabs(target_d - line_ahead_d) / DRV_LINE_FOLLOW_BAND_M;
-    return w < 0.0 ? 0.0 : w;
-}
-
 /* Off the racing line the line's speed plan does not hold: a car holding another offset through a corner follows
  * another path. The caps of the lane it aims for (which brake for every corner ahead on that lane, with grip left
  * to steer back: drv_lanes.h) and of the path under it right now. */
@@ -181,9 +223,9 @@ static double drv_context_steer(DrvDriver *driver, const DrvView *view, double t
     DrvHints *h = &driver->hints;
     double s = view->s_m, v = view->speed_mps;
     double w = drv_line_weight(target_d, line_ahead_d);
+    double line_here = trk_line_d(trk, s, &h->line_here);
     if (w <= 0.0)
         return drv_steer_toward_ff(view, target_d, 0.0, 0.0, k_here, budget, overload);
-    double line_here = trk_line_d(trk, s, &h->line_here);
     double line_next = trk_line_d(trk, s + DRV_LINE_FF_STEP_M, &h->line_next);
     double k_line = trk_line_curvature(trk, s, &h->line_here);
     double scale = fmax(1.0 - k_here * line_here, 0.2);
@@ -224,6 +266,12 @@ static void drv_share_grip(const DrvDriver *driver, const DrvView *view, double 
     double wl = trk_width_left(trk, view->s_m, &hint), wr = trk_width_right(trk, view->s_m, &hint);
     ay = fmin(ay, corner + (drv_edge_speed(wl - d, g) - lat_v) / DRV_EDGE_TAU_S);
     ay = fmax(ay, corner + (-drv_edge_speed(d + wr, g) - lat_v) / DRV_EDGE_TAU_S);
+    /* off the track, rejoin at a walking pace across the track: the grass pushes the car back as well, and it
+     * holds only half its grip there, so a brisk move could not be stopped before the cars on the track */
+    if (d > wl)
+        ay = fmax(ay, corner + (-DRV_REJOIN_LAT_MPS - lat_v) / DRV_EDGE_TAU_S);
+    else if (d < -wr)
+        ay = fmin(ay, corner + (DRV_REJOIN_LAT_MPS - lat_v) / DRV_EDGE_TAU_S);
     ay = fmax(-g, fmin(g, ay));
     double rest = sqrt(fmax(g * g - ay * ay, 0.0));
     *ax = fmax(-rest, fmin(rest, *ax));
@@ -252,8 +300,8 @@ void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d
     }
     /* a car ahead in the lane we aim for: we mean to stay behind it, so we follow it now, while there is still
      * room to shed the speed (the danger of a car ahead passes the aggression only when contact is close) */
-    const DrvOther *lead = drv_car_in_lane(view, target_d, target_d);
-    if (lead != NULL && !getenv("T2_NOLEAD")) /*T2TMP*/
+    const DrvOther *lead = drv_car_on_course(driver, view, target_d, line_d_m);
+    if (lead != NULL)
         target_v = fmin(target_v, drv_close_speed(view, driver, lead));
     target_v = fmin(target_v, drv_no_time_to_clear(view, p));
     /* off the line now, or aiming off it: the lanes' caps, in proportion */
@@ -304,6 +352,7 @@ void drv_context_think(DrvDriver *driver, const DrvView *view, DrvControls *out)
         .on_straight = fabs(k_here) < DRV_STRAIGHT_MAX_CURVATURE && fabs(k_ahead) < DRV_STRAIGHT_MAX_CURVATURE,
         .grip_mps2 = trk_car_grip_mps2(&driver->car, v),
         .noise_d_m = driver->noise.d_m,
+        .line_speed_mps = trk_speed_at(driver->profile, s, &h->profile),
         .lanes = driver->lanes,
     };
 
