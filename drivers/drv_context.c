@@ -28,6 +28,9 @@
 #define DRV_LOD_RANGE_BEHIND_M 15.0
 #define DRV_LOD_MIN_RANGE_M 40.0
 #define DRV_LOD_MIN_SLOTS 8
+#define DRV_ALONE_MIN_AHEAD_M 60.0       /* beyond drafting's range (45 m) */
+#define DRV_ALONE_MARGIN_M 20.0          /* beyond avoid's minimum range (12 m) */
+#define DRV_ALONE_BEHIND_M 70.0          /* beyond the blue-flag range (60 m) */
 #define DRV_NOISE_PERIOD_S 0.5
 #define DRV_NOISE_SPEED 0.02             /* at noise 1: up to 2 % slower targets */
 #define DRV_NOISE_D_M 0.4                /* at noise 1: up to 0.4 m perception error */
@@ -43,6 +46,20 @@
 static DrvBehaviourFn *const drv_behaviours[] = {
     drv_beh_line, drv_beh_stay, drv_beh_avoid, drv_beh_draft, drv_beh_edge, drv_beh_yield, drv_beh_commit,
 };
+
+/* True when no other car is near enough to write anything into the maps: none ahead within reach of any behaviour
+ * (avoid's range at the closing speed of a stopped car, drafting's range) and none behind within the blue-flag
+ * range. Then the maps hold only the line and the track limits. */
+static bool drv_context_alone(const DrvView *view, const DrvPersonality *p)
+{
+    double ahead = fmax(DRV_ALONE_MIN_AHEAD_M, 2.0 * p->lookahead_s * view->speed_mps + DRV_ALONE_MARGIN_M);
+    for (int i = 0; i < view->other_count; i++) {
+        double ds = view->others[i].ds_m;
+        if (ds > -DRV_ALONE_BEHIND_M && ds < ahead)
+            return false;
+    }
+    return true;
+}
 
 int drv_context_slots(const DrvView *view, const DrvPersonality *p)
 {
@@ -365,7 +382,13 @@ void drv_context_think(DrvDriver *driver, const DrvView *view, DrvControls *out)
     drv_post_hysteresis(&map, &driver->prev, &driver->has_prev, p->hysteresis);
     DrvResolveResult res;
     drv_resolver_fn(p->resolver)(&map, view->d_m, &res);
-    double target_d = res.chosen_d_m;
+    /* Alone, the maps hold only the line and the track limits (which the line lies inside): the line is the choice,
+     * and where exactly it runs is the line's business, not the map's. Read through the map, the offset near the
+     * line carries a quantisation error that depends on the slot count (sub-slot interpolation of a pointed peak,
+     * hysteresis of a peak that moves with the line through a chicane, blurred edge danger near a line that runs
+     * close to the edge): on an 8-slot map it was a metre or more, which the steering and the off-line speed caps
+     * took for an off-line lane, and a lone car lost up to 7 s in two laps. */
+    double target_d = drv_context_alone(view, p) ? ctx.line_d_m : res.chosen_d_m;
 
     bool braking = res.chosen_danger > p->aggression || res.no_slot;
     drv_context_control(driver, view, target_d, ctx.line_d_m, k_here, braking, out);
