@@ -15,15 +15,6 @@
 #define DRV_LANES_SMOOTH_M 2.0    /* curvature averaged over +-this, like the track's own profile */
 #define DRV_LANES_MIN_SCALE 0.2   /* 1 - kappa d kept at least this (past the centre of a tight corner) */
 
-struct DrvLanes {
-    int n;            /* samples per lane */
-    int count;        /* lanes */
-    double step_m;    /* track length / n */
-    double d0_m;      /* offset of lane 0 (the rightmost) */
-    double spacing_m;
-    float *v_mps;     /* count * n */
-};
-
 static double drv_lanes_corner_speed(const TrkCarParams *car, double grip_scale, double kp)
 {
     double k = fabs(kp);
@@ -108,7 +99,8 @@ void drv_lanes_destroy(DrvLanes *lanes)
     free(lanes);
 }
 
-double drv_lanes_speed(const DrvLanes *lanes, double s_m, double d_m)
+/* The reference form of drv_lanes_speed (drv_lanes.h), kept for tests that check the inline one against it. */
+double drv_lanes_speed_slow(const DrvLanes *lanes, double s_m, double d_m)
 {
     double fs = s_m / lanes->step_m;
     if (!isfinite(fs) || !isfinite(d_m))

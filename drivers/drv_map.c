@@ -62,12 +62,26 @@ float *drv_map_values(DrvContextMap *map, DrvMapWhich which)
     return which == DRV_MAP_DANGER ? map->danger : map->interest;
 }
 
-void drv_map_write_point(DrvContextMap *map, DrvMapWhich which, double d_m, double value)
+
+/* (int)drv_clampd(ceil(x), lo, hi) without the library call where x is a modest number (the int is the same: only
+ * the sign of a zero differs, which (int) drops); anything else (huge, infinite) takes the library path. */
+static int drv_map_ceil_in(double x, double lo, double hi)
 {
-    double f = drv_map_d_to_slotf(map, d_m);
-    if (!(f >= -0.5 && f <= map->slots - 0.5))
-        return;
-    drv_map_merge(drv_map_values(map, which), drv_map_d_to_slot(map, d_m), value);
+    if (!(x > -1e9 && x < 1e9))
+        return (int)drv_clampd(ceil(x), lo, hi);
+    double t = (double)(long long)x; /* toward zero */
+    t = t < x ? t + 1.0 : t;
+    return (int)drv_clampd(t, lo, hi);
+}
+
+/* (int)drv_clampd(floor(x), lo, hi), likewise. */
+static int drv_map_floor_in(double x, double lo, double hi)
+{
+    if (!(x > -1e9 && x < 1e9))
+        return (int)drv_clampd(floor(x), lo, hi);
+    double t = (double)(long long)x;
+    t = t > x ? t - 1.0 : t;
+    return (int)drv_clampd(t, lo, hi);
 }
 
 /* The slots whose centres lie within [d_lo, d_hi] (widened by `reach`), as an index range; empty when lo > hi. */
@@ -76,10 +90,8 @@ static void drv_map_range(const DrvContextMap *map, double d_lo, double d_hi, do
     /* higher d is a lower slot index */
     double flo = drv_map_d_to_slotf(map, d_hi + reach);
     double fhi = drv_map_d_to_slotf(map, d_lo - reach);
-    flo = drv_clampd(ceil(flo), 0.0, map->slots);
-    fhi = drv_clampd(floor(fhi), -1.0, map->slots - 1);
-    *lo = (int)flo;
-    *hi = (int)fhi;
+    *lo = drv_map_ceil_in(flo, 0.0, map->slots);
+    *hi = drv_map_floor_in(fhi, -1.0, map->slots - 1);
 }
 
 void drv_map_write_peak(DrvContextMap *map, DrvMapWhich which, double d_m, double value, double falloff_m)
@@ -93,6 +105,20 @@ void drv_map_write_peak(DrvContextMap *map, DrvMapWhich which, double d_m, doubl
     int lo, hi;
     drv_map_range(map, d_m, d_m, falloff, &lo, &hi);
     /* the same arithmetic as drv_map_slot_d and drv_map_merge, spelled out so the loop stays in registers */
+    if (value <= 1.0) {
+        /* the usual case: 0 < w <= 1 (1 minus a square) gives 0 <= value * w <= value <= 1, which drv_map_level
+         * returns unchanged, so the clamp is left out */
+        for (int i = lo; i <= hi; i++) {
+            double x = (left - i * step) - d_m;
+            double w = 1.0 - x * x * inv2;
+            if (!(w > 0.0))
+                continue;
+            float f = (float)(value * w);
+            if (f > v[i])
+                v[i] = f;
+        }
+        return;
+    }
     for (int i = lo; i <= hi; i++) {
         double x = (left - i * step) - d_m;
         double w = 1.0 - x * x * inv2;
@@ -135,4 +161,38 @@ void drv_map_write_all(DrvContextMap *map, DrvMapWhich which, double value)
     float f = drv_map_level(value); /* one value for every slot: clamp it once */
     for (int i = 0; i < map->slots; i++)
         v[i] = f > v[i] ? f : v[i];
+}
+
+/* drv_map_write_all(floor) then drv_map_write_peak(d, value, falloff) in one pass: bit for bit the same map, since
+ * both merge by maximum, which ignores order. Slots outside the peak's range get the floor only. */
+void drv_map_write_peak_on_floor(DrvContextMap *map, DrvMapWhich which, double floor_value, double d_m, double value,
+                                 double falloff_m)
+{
+    if (!isfinite(d_m) || !(value > 0.0) || !(value <= 1.0)) { /* the peak writes nothing, or needs its clamp */
+        drv_map_write_all(map, which, floor_value);
+        drv_map_write_peak(map, which, d_m, value, falloff_m);
+        return;
+    }
+    const double left = map->d_left_m, step = map->step_m;
+    double falloff = drv_maxd(falloff_m, 1.5 * step);
+    double inv2 = 1.0 / (falloff * falloff);
+    float *v = drv_map_values(map, which);
+    float base = drv_map_level(floor_value);
+    int lo, hi, n = map->slots;
+    drv_map_range(map, d_m, d_m, falloff, &lo, &hi);
+    int a = lo < 0 ? 0 : (lo > n ? n : lo), z = hi + 1 < a ? a : (hi + 1 > n ? n : hi + 1); /* [a, z) */
+    for (int i = 0; i < a; i++)
+        v[i] = base > v[i] ? base : v[i];
+    for (int i = a; i < z; i++) {
+        float m = base > v[i] ? base : v[i];
+        double x = (left - i * step) - d_m; /* as drv_map_write_peak, value <= 1: no clamp */
+        double w = 1.0 - x * x * inv2;
+        if (w > 0.0) {
+            float f = (float)(value * w);
+            m = f > m ? f : m;
+        }
+        v[i] = m;
+    }
+    for (int i = z; i < n; i++)
+        v[i] = base > v[i] ? base : v[i];
 }

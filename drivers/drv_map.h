@@ -37,8 +37,22 @@ static inline double drv_map_d_to_slotf(const DrvContextMap *map, double d_m)
 
 float *drv_map_values(DrvContextMap *map, DrvMapWhich which);
 
-/* value at the slot nearest d_m (nothing when d_m is more than half a slot outside the map). */
-void drv_map_write_point(DrvContextMap *map, DrvMapWhich which, double d_m, double value);
+/* value at the slot nearest d_m (nothing when d_m is more than half a slot outside the map). Inline: behaviours
+ * call it once per slot (drv_beh_commit.c), and inlined, the compiler can also keep their loop-invariant work out of
+ * the loop (a float store cannot change anything else they read). */
+static inline void drv_map_write_point(DrvContextMap *map, DrvMapWhich which, double d_m, double value)
+{
+    double f = drv_map_d_to_slotf(map, d_m);
+    if (!(f >= -0.5 && f <= map->slots - 0.5))
+        return;
+    /* drv_map_d_to_slot, then the merge and 0..1 clamp of drv_map.c, with f already at hand */
+    int slot = !(f > 0.0) ? 0 : (f >= map->slots - 1 ? map->slots - 1 : (int)(f + 0.5));
+    float *v = which == DRV_MAP_DANGER ? map->danger : map->interest;
+    value = value < 0.0 ? 0.0 : value;
+    float level = (float)(value > 1.0 ? 1.0 : value);
+    if (level > v[slot])
+        v[slot] = level;
+}
 /* A smooth peak: value * (1 - (x/falloff)^2) at distance x < falloff from d_m. The falloff is widened to 1.5 slot
  * steps when narrower, so a peak is never lost between slots; near its top the shape is a parabola, which the
  * resolver's sub-slot interpolation recovers exactly. */
@@ -49,5 +63,9 @@ void drv_map_write_band(DrvContextMap *map, DrvMapWhich which, double d_lo_m, do
                         double skirt_m);
 /* value in every slot. */
 void drv_map_write_all(DrvContextMap *map, DrvMapWhich which, double value);
+/* drv_map_write_all(floor_value) and drv_map_write_peak(d_m, value, falloff_m) in one pass over the slots, with the
+ * same result bit for bit (both merge by maximum). */
+void drv_map_write_peak_on_floor(DrvContextMap *map, DrvMapWhich which, double floor_value, double d_m, double value,
+                                 double falloff_m);
 
 #endif

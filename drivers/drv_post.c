@@ -121,19 +121,23 @@ void drv_post_hysteresis(DrvContextMap *map, DrvContextMap *prev, bool *has_prev
     if (*has_prev && h > 0.0) {
         const int n = map->slots;
         bool same = prev->slots == n && prev->d_left_m == map->d_left_m && prev->d_right_m == map->d_right_m;
-        const double left = map->d_left_m, step = map->step_m;
-        for (int i = 0; i < n; i++) {
-            double pd, pi;
-            if (same) {
-                pd = prev->danger[i];
-                pi = prev->interest[i];
-            } else
+        const double left = map->d_left_m, step = map->step_m, keep = 1.0 - h;
+        if (same) /* the usual case: a loop of its own, with no per-slot branch on it */
+            for (int i = 0; i < n; i++) {
+                float bd = (float)(keep * map->danger[i] + h * prev->danger[i]);
+                if (bd > map->danger[i])
+                    map->danger[i] = bd;
+                map->interest[i] = (float)(keep * map->interest[i] + h * prev->interest[i]);
+            }
+        else
+            for (int i = 0; i < n; i++) {
+                double pd, pi;
                 drv_map_sample2(prev, left - i * step, &pd, &pi); /* at drv_map_slot_d(map, i) */
-            float bd = (float)((1.0 - h) * map->danger[i] + h * pd);
-            if (bd > map->danger[i])
-                map->danger[i] = bd;
-            map->interest[i] = (float)((1.0 - h) * map->interest[i] + h * pi);
-        }
+                float bd = (float)(keep * map->danger[i] + h * pd);
+                if (bd > map->danger[i])
+                    map->danger[i] = bd;
+                map->interest[i] = (float)(keep * map->interest[i] + h * pi);
+            }
     }
     drv_map_copy_used(prev, map);
     *has_prev = true;

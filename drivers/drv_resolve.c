@@ -60,6 +60,27 @@ static int drv_walk_dir(const float *danger, int n, int from, int dir, float *dm
     return i;
 }
 
+/* The candidate (danger not above limit, interest not below floor) nearest cur in lo..hi, cur inside it; of two at
+ * the same distance the one with more interest, the lower slot when equal; -1 when there is none. The same slot as
+ * a pass over lo..hi keeping the nearest (a later one only when strictly nearer or, as near, strictly more
+ * interesting), found by searching outward from cur, which usually stops within a slot or two. */
+static int drv_walk_nearest(const float *danger, const float *interest, int lo, int hi, int cur, float limit,
+                            float floor)
+{
+    for (int k = 0; cur - k >= lo || cur + k <= hi; k++) {
+        int l = cur - k, r = cur + k;
+        bool ok_l = l >= lo && !(danger[l] > limit || interest[l] < floor);
+        bool ok_r = k > 0 && r <= hi && !(danger[r] > limit || interest[r] < floor);
+        if (ok_l && ok_r)
+            return interest[r] > interest[l] ? r : l;
+        if (ok_l)
+            return l;
+        if (ok_r)
+            return r;
+    }
+    return -1;
+}
+
 void drv_resolve_walk(const DrvContextMap *map, double current_d_m, DrvResolveResult *out)
 {
     const int n = map->slots;
@@ -83,14 +104,7 @@ void drv_resolve_walk(const DrvContextMap *map, double current_d_m, DrvResolveRe
     for (int i = lo; i <= hi; i++)
         if (danger[i] <= limit && interest[i] > top)
             top = interest[i];
-    int best = -1;
-    for (int i = lo; i <= hi; i++) {
-        if (danger[i] > limit || interest[i] < top - (float)DRV_RESOLVE_INTEREST_TOL)
-            continue;
-        if (best < 0 || abs_int(i - cur) < abs_int(best - cur) ||
-            (abs_int(i - cur) == abs_int(best - cur) && interest[i] > interest[best]))
-            best = i;
-    }
+    int best = drv_walk_nearest(danger, interest, lo, hi, cur, limit, top - (float)DRV_RESOLVE_INTEREST_TOL);
 
     /* Refine only inside the contiguous unmasked run around the best slot, so the offset never leans into a
      * masked (dangerous) slot. */

@@ -520,9 +520,17 @@ double trk_delta_s(const TrkTrack *track, double from_m, double to_m)
     return d >= 0.5 * L ? d - L : d;
 }
 
+/* trk_wrap_s with its fast path (s already on the lap) inlined: trk_locate runs ~20 times per car-tick. */
+static inline double trk_wrap_s_inl(const TrkTrack *track, double s_m)
+{
+    if (s_m >= 0.0 && s_m < track->length_m)
+        return s_m + 0.0; /* as trk_wrap_s */
+    return trk_wrap_s(track, s_m);
+}
+
 int trk_locate(const TrkTrack *track, double s_m, double *frac)
 {
-    double s = trk_wrap_s(track, s_m);
+    double s = trk_wrap_s_inl(track, s_m);
     int i = (int)(s / track->ds_m);
     if (i >= track->n)
         i = track->n - 1;
