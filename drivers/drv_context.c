@@ -43,6 +43,16 @@
 #define DRV_COURSE_SAMPLES 4             /* points of the line looked at on the way */
 #define DRV_COURSE_RANGE_M 80.0          /* cars further ahead than this are not followed yet */           /* assumed lateral acceleration when judging whether a move clears a car */
 
+#define DRV_FILE_AHEAD_M 12.0          /* single file: cars this far ahead (centre to centre) may be beside us */
+#define DRV_FILE_GAP_M 1.0             /* a bumper gap below this counts as beside */
+#define DRV_FILE_SIDE_M 2.5            /* lateral clearance beyond the half-widths within which it counts */
+#define DRV_FILE_MIN_LOOK_M 30.0       /* the sweep is read at least this far ahead, m */
+#define DRV_FILE_LOOK_SHARE 1.0        /* of the driver's lookahead: how far ahead the line's sweep is read */
+#define DRV_FILE_SAMPLES 8             /* points of the line read over that reach */
+#define DRV_FILE_SWEEP_M 2.0           /* the line spanning this much across the track within the reach: a sweep */
+#define DRV_FILE_DROP_MPS 1.0          /* the car behind runs this much slower than the one beside, m/s */
+#define DRV_FILE_DROP_GAIN 0.5         /* 1/s per metre of overlap */
+
 static DrvBehaviourFn *const drv_behaviours[] = {
     drv_beh_line, drv_beh_stay, drv_beh_avoid, drv_beh_draft, drv_beh_edge, drv_beh_yield, drv_beh_commit,
 };
@@ -189,6 +199,39 @@ static double drv_no_time_to_clear(const DrvView *view, const DrvPersonality *p)
     return drv_context_follow_speed(view, p, o);
 }
 
+/* Single file where the racing line sweeps across the track (a chicane, an S-bend): two cars side by side there
+ * cannot both hold their lanes, since the line (which both track in part) crosses them within a few car lengths. The
+ * car behind (the other's nose ahead of ours) drops back to run behind it instead of sliding into it. Returns the
+ * speed limit, or INFINITY. */
+static double drv_single_file_speed(const DrvDriver *driver, const DrvView *view, const DrvPersonality *p)
+{
+    const DrvOther *beside = NULL;
+    for (int i = 0; i < view->other_count; i++) {
+        const DrvOther *o = &view->others[i];
+        if (o->ds_m > DRV_FILE_AHEAD_M)
+            break;
+        if (o->ds_m <= 0.0 || drv_beh_gap_m(view, o) >= DRV_FILE_GAP_M)
+            continue;
+        double half = 0.5 * (view->width_m + o->width_m);
+        if (fabs(o->d_m - view->d_m) > half + DRV_FILE_SIDE_M)
+            continue;
+        beside = o;
+        break;
+    }
+    if (beside == NULL)
+        return INFINITY;
+    double lo = INFINITY, hi = -INFINITY;
+    double reach = fmax(DRV_FILE_MIN_LOOK_M, view->speed_mps * p->lookahead_s * DRV_FILE_LOOK_SHARE);
+    for (int k = 0; k < DRV_FILE_SAMPLES; k++) {
+        double at = trk_line_d(driver->track, view->s_m + reach * k / (DRV_FILE_SAMPLES - 1.0), NULL);
+        lo = fmin(lo, at), hi = fmax(hi, at);
+    }
+    if (hi - lo < DRV_FILE_SWEEP_M)
+        return INFINITY;
+    double overlap = DRV_FILE_GAP_M - drv_beh_gap_m(view, beside);
+    return fmax(0.0, beside->speed_mps - DRV_FILE_DROP_MPS - DRV_FILE_DROP_GAIN * overlap);
+}
+
 void drv_noise_update(DrvDriver *driver, const DrvView *view)
 {
     double t = view->tick * view->dt_s;
@@ -321,6 +364,7 @@ void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d
     if (lead != NULL)
         target_v = fmin(target_v, drv_close_speed(view, driver, lead));
     target_v = fmin(target_v, drv_no_time_to_clear(view, p));
+    target_v = fmin(target_v, drv_single_file_speed(driver, view, p));
     /* off the line now, or aiming off it: the lanes' caps, in proportion */
     double line_here = trk_line_d(driver->track, s, &h->line_here);
     double off_here = fmax(fabs(view->d_m - line_here) - DRV_LINE_TRACK_TOL_M, 0.0);
