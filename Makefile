@@ -54,6 +54,8 @@ ROOT_PROGRAM := racesim
 endif
 
 .PHONY: all deps run test test-unit test-san bench soak fuzz clean
+# Keep intermediate objects (the test .o files), so make never prints clean-up lines after the test summary.
+.SECONDARY:
 all: $(PROGRAM) $(ROOT_PROGRAM)
 
 racesim: $(PROGRAM)
