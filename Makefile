@@ -55,7 +55,7 @@ endif
 
 .PHONY: all deps run test test-unit test-san bench soak fuzz clean
 # Keep intermediate objects (the test .o files), so make never prints clean-up lines after the test summary.
-.SECONDARY:
+.SECONDARY: $(TEST_BINS:=.o) $(BENCH_BINS:=.o)
 all: $(PROGRAM) $(ROOT_PROGRAM)
 
 racesim: $(PROGRAM)
