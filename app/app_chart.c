@@ -1,6 +1,8 @@
-/* app_chart.c: `racesim run ... --chart FILE.svg`: replays the race with a trace attached and writes the lap and gap
- * chart. The replay is the same race (same race file, seed and options: the sim is deterministic), so the charted
- * race is the one whose results were printed; the trace only reads the world after each step. */
+/* app_chart.c: `racesim run ... --chart FILE.svg`: the lap and gap chart of a race.
+ *
+ * A headless run samples its own world into a trace while it steps (app_chart_trace / app_chart_write), so the race
+ * runs once. After a window or a screenshot, the race is replayed with a trace (app_chart_race): the same race file,
+ * seed and options give the same race, since the sim is deterministic. The trace only reads the world. */
 #include "app_exp.h"
 
 #include "../sim/sim_chart.h"
@@ -9,14 +11,38 @@
 #include <stdio.h>
 #include <string.h>
 
-int app_chart_race(const SimRace *race, const SimSessionDef *def, const char *path)
+int app_chart_check_path(const char *path)
 {
     size_t len = strlen(path);
-    if (len < 4 || strcmp(path + len - 4, ".svg") != 0) {
-        fprintf(stderr, "racesim run: --chart %s: only SVG charts are written (name the file .svg; convert with e.g. "
-                "`rsvg-convert -o chart.png chart.svg`)\n", path);
-        return 2;
-    }
+    if (len >= 4 && strcmp(path + len - 4, ".svg") == 0)
+        return 0;
+    fprintf(stderr, "racesim run: --chart %s: only SVG charts are written (name the file .svg; convert with e.g. "
+            "`rsvg-convert -o chart.png chart.svg`)\n", path);
+    return 2;
+}
+
+SimTrace *app_chart_trace(const SimWorld *world)
+{
+    SimTrace *trace = sim_trace_create(world, 10);
+    if (!trace)
+        fprintf(stderr, "racesim run: --chart needs a race with a lap count\n");
+    return trace;
+}
+
+int app_chart_write(const SimTrace *trace, const SimRace *race, const SimSessionDef *def, const SimWorld *world,
+                    const char *path)
+{
+    char title[SIM_PATH_LEN + 128], err[2048];
+    snprintf(title, sizeof title, "%s  seed %" PRIu64 "%s  %d laps of %s", race->path, def->seed,
+             def->shuffle_grid ? " (grid shuffled)" : "", trace->laps, trk_name(sim_world_track(world)));
+    if (sim_chart_race_write(trace, title, path, err, sizeof err) == 0)
+        return 0;
+    fprintf(stderr, "racesim run: %s\n", err);
+    return 1;
+}
+
+int app_chart_race(const SimRace *race, const SimSessionDef *def, const char *path)
+{
     char err[2048];
     SimSession *s = sim_session_create(race, def, err, sizeof err);
     if (!s) {
@@ -24,9 +50,8 @@ int app_chart_race(const SimRace *race, const SimSessionDef *def, const char *pa
         return 2;
     }
     SimWorld *w = sim_session_world(s);
-    SimTrace *trace = sim_trace_create(w, 10);
+    SimTrace *trace = app_chart_trace(w);
     if (!trace) {
-        fprintf(stderr, "racesim run: --chart needs a race with a lap count\n");
         sim_session_destroy(s);
         return 2;
     }
@@ -34,13 +59,8 @@ int app_chart_race(const SimRace *race, const SimSessionDef *def, const char *pa
         sim_world_step(w);
         sim_trace_sample(trace, w);
     }
-    char title[SIM_PATH_LEN + 128];
-    snprintf(title, sizeof title, "%s  seed %" PRIu64 "%s  %d laps of %s", race->path, def->seed,
-             def->shuffle_grid ? " (grid shuffled)" : "", trace->laps, trk_name(sim_world_track(w)));
-    int rc = sim_chart_race_write(trace, title, path, err, sizeof err);
-    if (rc)
-        fprintf(stderr, "racesim run: %s\n", err);
+    int rc = app_chart_write(trace, race, def, w, path);
     sim_trace_free(trace);
     sim_session_destroy(s);
-    return rc ? 1 : 0;
+    return rc;
 }

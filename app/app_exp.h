@@ -41,8 +41,15 @@ SimSession *app_exp_run_race(const SimRace *race, const TrkTrack *track, uint64_
 struct SimAbTally;
 int app_ab_report(const struct SimAbTally *tally, int metric, const char *chart_path);
 
-/* `run --chart`: replays the race defined by race and def with a trace and writes the lap and gap chart (SVG).
- * Returns an exit code (messages printed). */
+/* `run --chart` (app_chart.c). Each returns an exit code or NULL with the message printed.
+ * app_chart_check_path: only .svg is written (checked before any race runs).
+ * app_chart_trace / app_chart_write: a run that samples its world after every step charts itself.
+ * app_chart_race: replays the race defined by race and def with a trace (after a window or a screenshot). */
+struct SimTrace;
+int app_chart_check_path(const char *path);
+struct SimTrace *app_chart_trace(const SimWorld *world);
+int app_chart_write(const struct SimTrace *trace, const SimRace *race, const SimSessionDef *def,
+                    const SimWorld *world, const char *path);
 int app_chart_race(const SimRace *race, const SimSessionDef *def, const char *path);
 
 /* The record's JSON line as a malloc'd string, or NULL. */

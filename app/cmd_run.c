@@ -1,7 +1,9 @@
 /* cmd_run.c: `racesim run RACE.ini [options]`: runs a race in a window, or headless with a results table, JSON and
  * CSV. Without --headless it opens the viewer when a display is available and falls back to headless otherwise. */
 #include "app.h"
-#include "app_exp.h" /* app_chart_race (--chart) */
+#include "app_exp.h" /* app_chart_* (--chart) */
+
+#include "../sim/sim_trace.h"
 #include "app_view.h"
 
 #include "../sim/sim_race.h"
@@ -217,8 +219,20 @@ static int cmd_run_headless(const SimRace *race, const SimSessionDef *def, const
         return 2;
     }
     SimWorld *w = sim_session_world(s);
+    SimTrace *trace = NULL; /* --chart: sampled while the race runs, so it runs once */
+    if (o->chart_path && !(trace = app_chart_trace(w))) {
+        sim_session_destroy(s);
+        return 2;
+    }
     double t0 = cmd_run_now_s();
-    sim_world_run(w);
+    if (trace) {
+        while (!sim_world_done(w)) {
+            sim_world_step(w);
+            sim_trace_sample(trace, w);
+        }
+    } else {
+        sim_world_run(w);
+    }
     double wall = cmd_run_now_s() - t0;
     bool to_stdout = (o->json_path && strcmp(o->json_path, "-") == 0) || (o->csv_path && strcmp(o->csv_path, "-") == 0);
     if (!o->quiet && !to_stdout)
@@ -227,6 +241,11 @@ static int cmd_run_headless(const SimRace *race, const SimSessionDef *def, const
         fprintf(stderr, "racesim run: %ld ticks, %.2f s simulated in %.1f ms of wall time (%.0fx real time)\n",
                 sim_world_tick(w), sim_world_time(w), wall * 1000.0, wall > 0.0 ? sim_world_time(w) / wall : 0.0);
     int status = cmd_run_write(s, o);
+    if (trace) {
+        int chart = app_chart_write(trace, race, def, w, o->chart_path);
+        status = status ? status : chart;
+        sim_trace_free(trace);
+    }
     sim_session_destroy(s);
     return status;
 }
@@ -249,6 +268,10 @@ int cmd_run(int argc, char **argv)
         free(race);
         return 2;
     }
+    if (o.chart_path && app_chart_check_path(o.chart_path) != 0) {
+        free(race);
+        return 2;
+    }
     SimSessionDef def = sim_default_session_def(race);
     if (o.have_seed)
         def.seed = o.seed;
@@ -260,13 +283,16 @@ int cmd_run(int argc, char **argv)
     view.font_path = o.font_path;
     view.screenshot_path = o.screenshot_path;
     view.screenshot_at_s = o.at_s;
+    bool viewed = true;
     if (o.screenshot_path)
         rc = app_view_screenshot(race, &view);
     else if (!o.headless && app_view_available())
         rc = app_view_window(race, &view);
-    else
-        rc = cmd_run_headless(race, &def, &o);
-    if (rc == 0 && o.chart_path) /* a replay of the same race, traced (see app_chart.c) */
+    else {
+        rc = cmd_run_headless(race, &def, &o); /* samples its own chart */
+        viewed = false;
+    }
+    if (rc == 0 && o.chart_path && viewed) /* the viewer stepped the race: replay it, traced (see app_chart.c) */
         rc = app_chart_race(race, &def, o.chart_path);
     free(race);
     return rc;
