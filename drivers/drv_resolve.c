@@ -169,3 +169,25 @@ double drv_resolve_refine(const float *value, const bool *ok, int *best, int n)
     *best = b;
     return drv_resolve_subslot(value, b, lo, hi);
 }
+
+void drv_resolve_choose(const DrvContextMap *map, int cur, int best, double f, DrvResolveResult *out)
+{
+    out->current_slot = cur;
+    out->reach_lo = 0;
+    out->reach_hi = map->slots - 1;
+    out->chosen_slot = best;
+    out->chosen_d_m = map->d_left_m - f * map->step_m;
+    out->chosen_danger = map->danger[best];
+    out->no_slot = false;
+}
+
+void drv_resolve_hold(const DrvContextMap *map, int cur, double current_d_m, DrvResolveResult *out)
+{
+    out->current_slot = cur;
+    out->reach_lo = 0;
+    out->reach_hi = map->slots - 1;
+    out->chosen_slot = cur;
+    out->chosen_d_m = current_d_m;
+    out->chosen_danger = map->danger[cur];
+    out->no_slot = true;
+}

@@ -62,6 +62,12 @@ void drv_resolve_threshold_blend(const DrvContextMap *map, double current_d_m, D
  * interest there wins, ties toward the current slot. No reachability walk. */
 void drv_resolve_min_danger(const DrvContextMap *map, double current_d_m, DrvResolveResult *out);
 
+/* Shared by the resolvers whose reach is the whole map. drv_resolve_choose: the choice is slot `best`, refined to
+ * the continuous slot coordinate `f`. drv_resolve_hold: nothing acceptable was left; keep the current offset and
+ * flag no_slot so the driver brakes. */
+void drv_resolve_choose(const DrvContextMap *map, int cur, int best, double f, DrvResolveResult *out);
+void drv_resolve_hold(const DrvContextMap *map, int cur, double current_d_m, DrvResolveResult *out);
+
 /* Shared by the resolvers: of the slots in [lo, hi] with ok[i], the one with the highest value, where values within
  * DRV_RESOLVE_INTEREST_TOL of the best count as equal and the one nearest `cur` wins. -1 when none is ok. */
 int drv_resolve_pick(const float *value, const bool *ok, int lo, int hi, int cur);

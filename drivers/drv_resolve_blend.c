@@ -14,14 +14,8 @@ void drv_resolve_threshold_blend(const DrvContextMap *map, double current_d_m, D
         ok[i] = map->danger[i] <= DRV_RESOLVE_BLEND_THRESHOLD;
     int cur = drv_map_d_to_slot(map, current_d_m);
     int best = drv_resolve_pick(map->interest, ok, 0, n - 1, cur);
-    out->current_slot = cur;
-    out->reach_lo = 0;
-    out->reach_hi = n - 1;
     if (best < 0) {
-        out->chosen_slot = cur;
-        out->chosen_d_m = current_d_m;
-        out->chosen_danger = map->danger[cur];
-        out->no_slot = true;
+        drv_resolve_hold(map, cur, current_d_m, out);
         return;
     }
     /* the tolerance of the pick may have taken the flank of a peak: climb to its top */
@@ -34,9 +28,5 @@ void drv_resolve_threshold_blend(const DrvContextMap *map, double current_d_m, D
         wsum += w;
         fsum += w * i;
     }
-    double f = wsum > 0.0 ? fsum / wsum : best;
-    out->chosen_slot = best;
-    out->chosen_d_m = map->d_left_m - f * map->step_m;
-    out->chosen_danger = map->danger[best];
-    out->no_slot = false;
+    drv_resolve_choose(map, cur, best, wsum > 0.0 ? fsum / wsum : best, out);
 }

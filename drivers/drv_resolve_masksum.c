@@ -18,21 +18,12 @@ void drv_resolve_mask_sum(const DrvContextMap *map, double current_d_m, DrvResol
         fsum += map->interest[i] * (double)i;
     }
     int cur = drv_map_d_to_slot(map, current_d_m);
-    out->current_slot = cur;
-    out->reach_lo = 0;
-    out->reach_hi = n - 1;
     if (wsum <= 0.0) {
-        out->chosen_slot = cur;
-        out->chosen_d_m = current_d_m;
-        out->chosen_danger = map->danger[cur];
-        out->no_slot = true;
+        drv_resolve_hold(map, cur, current_d_m, out);
         return;
     }
     double f = fsum / wsum;
     int best = (int)(f + 0.5);
-    out->chosen_slot = best;
-    out->chosen_d_m = map->d_left_m - f * map->step_m;
-    /* the average may fall between free slots, on a masked one: report the danger where the car will actually go */
-    out->chosen_danger = map->danger[best];
-    out->no_slot = false;
+    /* the average may fall between free slots, on a masked one: the danger reported is where the car will go */
+    drv_resolve_choose(map, cur, best, f, out);
 }

@@ -20,11 +20,5 @@ void drv_resolve_min_danger(const DrvContextMap *map, double current_d_m, DrvRes
     int cur = drv_map_d_to_slot(map, current_d_m);
     int best = drv_resolve_pick(map->interest, ok, 0, n - 1, cur);
     double fb = drv_resolve_refine(map->interest, ok, &best, n);
-    out->current_slot = cur;
-    out->reach_lo = 0;
-    out->reach_hi = n - 1;
-    out->chosen_slot = best;
-    out->chosen_d_m = map->d_left_m - fb * map->step_m;
-    out->chosen_danger = map->danger[best];
-    out->no_slot = false;
+    drv_resolve_choose(map, cur, best, fb, out);
 }
