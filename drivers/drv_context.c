@@ -277,7 +277,7 @@ static double drv_offline_speed(DrvDriver *driver, const DrvView *view, double t
  * acceleration fed forward (the line's d' and d''), so it is on the line when the speed plan expects it there;
  * elsewhere it steers to the chosen offset. Between the two the weights blend. */
 static double drv_context_steer(DrvDriver *driver, const DrvView *view, double target_d, double line_ahead_d,
-                                double k_here, double budget, double *overload)
+                                double k_here)
 {
     const TrkTrack *trk = driver->track;
     DrvHints *h = &driver->hints;
@@ -285,14 +285,14 @@ static double drv_context_steer(DrvDriver *driver, const DrvView *view, double t
     double w = drv_line_weight(target_d, line_ahead_d);
     double line_here = trk_line_d(trk, s, &h->line_here);
     if (w <= 0.0)
-        return drv_steer_toward_ff(view, target_d, 0.0, 0.0, k_here, budget, overload);
+        return drv_steer_toward_ff(view, target_d, 0.0, 0.0, k_here);
     double line_next = trk_line_d(trk, s + DRV_LINE_FF_STEP_M, &h->line_next);
     double k_line = trk_line_curvature(trk, s, &h->line_here);
     double scale = fmax(1.0 - k_here * line_here, 0.2);
     double lat_ff = (v / scale) * (line_next - line_here) / DRV_LINE_FF_STEP_M;
     double acc_ff = v * v * (k_line - k_here / scale);
     double d = w * line_here + (1.0 - w) * target_d;
-    return drv_steer_toward_ff(view, d, w * lat_ff, w * acc_ff, k_here, budget, overload);
+    return drv_steer_toward_ff(view, d, w * lat_ff, w * acc_ff, k_here);
 }
 
 /* The fastest lateral speed toward an edge `room_m` away (car centre, less DRV_EDGE_KEEP_M) from which the car can
@@ -379,7 +379,7 @@ void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d
         a_plan = fmin(a_plan, 0.0); /* following a car: the plan's slope no longer applies, only its braking */
 
     double ax = drv_speed_toward_ff(view, target_v, a_plan);
-    double lat = drv_context_steer(driver, view, target_d, line_d_m, k_here, 0.0, NULL);
+    double lat = drv_context_steer(driver, view, target_d, line_d_m, k_here);
     drv_share_grip(driver, view, k_here, &ax, &lat);
     out->long_accel_mps2 = ax;
     out->lat_accel_mps2 = lat;

@@ -9,7 +9,6 @@
  * split (drv_context_control) keeps its own margin, which depends on the driver's grip use. */
 #define DRV_STEER_GRIP_MARGIN 1.0
 #define DRV_STEER_STOP_FRACTION 0.6 /* fraction of that used to plan stopping at the target (no overshoot) */
-#define DRV_STEER_CALM_TAU_S 0.6  /* s: the time scale over which a lateral move's grip need is judged */
 /* Fraction of the grip a lateral move may count on to stop at its target. A braking zone leaves only a dodge share
  * of the grip for lateral moves (drv_context_control), so a move planned with the whole grip on a straight could
  * not be stopped once the braking starts: the car would cross the track and leave it. */
@@ -17,17 +16,17 @@
 #define DRV_SPEED_GAIN 3.0         /* 1/s */
 
 double drv_steer_toward_ff(const DrvView *view, double target_d_m, double target_lat_mps, double feedforward_mps2,
-                           double curvature_per_m, double lat_budget_mps2, double *overload)
+                           double curvature_per_m)
 {
     double v = view->speed_mps;
     double grip = view->car ? trk_car_grip_mps2(view->car, v) : 0.8 * TRK_GRAVITY_MPS2;
     /* The tyres already hold the car on the path at its offset: v^2 kappa / (1 - kappa d). Whatever d'' we ask is
      * added to that, so the room toward the inside of a corner is small and toward the outside large. The sim
-     * serves the lateral demand first; keeping it within the budget is what leaves grip for the brakes. When the
-     * path alone needs more than the budget, the car is asked to run wide rather than to slide. */
+     * limits the combined demand; the grip is split between braking and moves later (drv_share_grip). When the
+     * path alone needs more than the grip, the car is asked to run wide rather than to slide. */
     double scale = fmax(1.0 - curvature_per_m * view->d_m, 0.2);
     double corner = v * v * curvature_per_m / scale;
-    double g = fmin(DRV_STEER_GRIP_MARGIN * grip, lat_budget_mps2 > 0.0 ? lat_budget_mps2 : INFINITY);
+    double g = DRV_STEER_GRIP_MARGIN * grip;
     double a_max = g - corner;  /* toward the left */
     double a_min = -g - corner; /* toward the right */
     double e = target_d_m - view->d_m;
@@ -39,17 +38,12 @@ double drv_steer_toward_ff(const DrvView *view, double target_d_m, double target
     if (e < 0.0)
         v_des = -v_des;
     double a = feedforward_mps2 + (target_lat_mps + v_des - view->lat_speed_mps) / DRV_STEER_VEL_TAU_S;
-    if (overload != NULL) {
-        /* how far beyond the grip the move would take the tyres if made calmly (not the feedback's transient) */
-        double calm = feedforward_mps2 + (target_lat_mps + v_des - view->lat_speed_mps) / DRV_STEER_CALM_TAU_S;
-        *overload = fabs(corner + calm) / (DRV_STEER_GRIP_MARGIN * grip);
-    }
     return fmax(a_min, fmin(a_max, a));
 }
 
 double drv_steer_toward_k(const DrvView *view, double target_d_m, double curvature_per_m)
 {
-    return drv_steer_toward_ff(view, target_d_m, 0.0, 0.0, curvature_per_m, 0.0, NULL);
+    return drv_steer_toward_ff(view, target_d_m, 0.0, 0.0, curvature_per_m);
 }
 
 double drv_steer_toward(const DrvView *view, double target_d_m)

@@ -25,7 +25,7 @@ DrvDriver *drv_create(const DrvPersonality *p, const TrkTrack *track, const TrkC
         return NULL;
     }
     driver->rng = drv_rng_seed(seed);
-    driver->hints = (DrvHints){-1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+    driver->hints = (DrvHints){-1, -1, -1, -1, -1, -1, -1, -1};
     driver->noise = (DrvNoise){0.0, 1.0, 0.0};
     driver->debug.resolver = p->resolver;
     return driver;

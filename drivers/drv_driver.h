@@ -7,7 +7,6 @@
 /* Track-query hints (sample indices) kept between ticks so every look-up is O(1). */
 typedef struct DrvHints {
     int here, line_ahead, line_here, line_next, profile, profile_ahead, curv_ahead, edge_ahead;
-    int path_near, path_far;
 } DrvHints;
 
 /* Reaction noise: slowly varying perception errors, redrawn every DRV_NOISE_PERIOD ticks-worth of time. */
@@ -42,11 +41,9 @@ void drv_context_think(DrvDriver *driver, const DrvView *view, DrvControls *out)
 double drv_steer_toward_k(const DrvView *view, double target_d_m, double curvature_per_m);
 
 /* Steering that tracks a moving target: its lateral speed (m/s) and acceleration (m/s^2) are fed forward, the
- * rest is the same feedback as drv_steer_toward. lat_budget_mps2 caps the total lateral tyre demand (path plus
- * move), e.g. to keep grip for braking; 0 = no cap beyond the grip margin. overload (may be NULL) receives the
- * lateral demand the wanted move would need, as a fraction of the usable grip (> 1: the car must slow to make it). */
+ * rest is the same feedback as drv_steer_toward, within the grip margin. */
 double drv_steer_toward_ff(const DrvView *view, double target_d_m, double target_lat_mps, double feedforward_mps2,
-                           double curvature_per_m, double lat_budget_mps2, double *overload);
+                           double curvature_per_m);
 
 /* drv_speed_toward plus a feedforward acceleration (the slope of a speed plan), so braking zones are followed
  * without lag. */
