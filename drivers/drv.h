@@ -94,6 +94,7 @@ typedef struct DrvPersonality {
     double hysteresis;      /* 0..0.95, weight of the previous tick's maps */
     bool lod;               /* fewer slots when no car is in range */
     DrvResolver resolver;
+    double decide_hz;       /* how often the maps are read into a new plan, Hz (1..1000; at most every tick) */
 } DrvPersonality;
 
 /* Documented defaults for every field. */
@@ -132,6 +133,7 @@ typedef struct DrvDebug {
     double chosen_d_m;               /* after sub-slot interpolation */
     bool braking_for_danger;
     DrvResolver resolver;
+    long tick;                       /* the tick of the decision these maps come from ([map] decide_hz) */
 } DrvDebug;
 
 /* NULL for models that keep no maps. */

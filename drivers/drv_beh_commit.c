@@ -31,15 +31,24 @@ void drv_beh_commit(const DrvView *view, const DrvPersonality *p, const DrvBehCt
     double inv_band = 1.0 / (DRV_COMMIT_BAND * v_ref);
     /* on a coarse map the slots nearest the line may lie a metre or more from it: they are still the line */
     double line_band = fmax(DRV_COMMIT_LINE_BAND_M, 1.5 * map->step_m);
+    /* every slot reads the lanes at the same s: interpolate along s once per lane */
+    DrvLanesColumn col;
+    bool have_col = drv_lanes_column(ctx->lanes, view->s_m, &col);
     for (int i = 0; i < map->slots; i++) {
         double d = drv_map_slot_d(map, i);
         double off = fabs(d - ctx->line_d_m) - line_band;
         if (off <= 0.0)
             continue;
-        double shortfall = v_ref - drv_lanes_speed(ctx->lanes, view->s_m, d);
+        double v_lane = have_col ? drv_lanes_column_speed(&col, d) : drv_lanes_speed(ctx->lanes, view->s_m, d);
+        double shortfall = v_ref - v_lane;
         if (shortfall <= 0.0)
             continue;
         double near_line = off >= line_band ? 1.0 : off / line_band;
-        drv_map_write_point(map, DRV_MAP_DANGER, d, DRV_COMMIT_MAX * fmin(shortfall * inv_band, 1.0) * near_line);
+        double share = shortfall * inv_band; /* > 0; the compare is fmin's value here, without the call */
+        /* drv_map_write_point at a slot's own offset is that slot; the value lies in (0, DRV_COMMIT_MAX], so the
+         * 0..1 clamp of the write helper has nothing to do */
+        float level = (float)(DRV_COMMIT_MAX * (share < 1.0 ? share : 1.0) * near_line);
+        if (level > map->danger[i])
+            map->danger[i] = level;
     }
 }

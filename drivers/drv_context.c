@@ -244,8 +244,9 @@ void drv_noise_update(DrvDriver *driver, const DrvView *view)
 }
 
 static void drv_debug_fill(DrvDebug *dbg, const DrvContextMap *map, const DrvResolveResult *res, bool braking,
-                           DrvResolver resolver)
+                           DrvResolver resolver, long tick)
 {
+    dbg->tick = tick;
     dbg->slots = map->slots;
     dbg->d_left_m = map->d_left_m;
     dbg->d_right_m = map->d_right_m;
@@ -387,19 +388,18 @@ void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d
     out->target_speed_mps = target_v;
 }
 
-void drv_context_think(DrvDriver *driver, const DrvView *view, DrvControls *out)
+/* A decision: behaviours -> post -> resolve, into driver->plan (and the inspector's copy of the maps). */
+static void drv_context_decide(DrvDriver *driver, const DrvView *view, double k_here, double line_d_m)
 {
     const DrvPersonality *p = &driver->p;
     const TrkTrack *trk = driver->track;
     DrvHints *h = &driver->hints;
     double s = view->s_m, v = view->speed_mps;
-    drv_noise_update(driver, view);
 
     /* track facts at the car and ahead */
     double half_w = 0.5 * view->width_m;
     double d_left = trk_width_left(trk, s, &h->here) - half_w;
     double d_right = half_w - trk_width_right(trk, s, &h->here);
-    double k_here = trk_curvature(trk, s, &h->here);
     double s_edge = s + v * DRV_EDGE_LOOKAHEAD_S;
     double d_left_ahead = trk_width_left(trk, s_edge, &h->edge_ahead) - half_w;
     double d_right_ahead = half_w - trk_width_right(trk, s_edge, &h->edge_ahead);
@@ -407,7 +407,7 @@ void drv_context_think(DrvDriver *driver, const DrvView *view, DrvControls *out)
     DrvBehCtx ctx = {
         .half_width_m = half_w,
         .half_length_m = 0.5 * view->length_m,
-        .line_d_m = trk_line_d(trk, s + 2.0 + v * DRV_LINE_LOOKAHEAD_FRACTION * p->lookahead_s, &h->line_ahead),
+        .line_d_m = line_d_m,
         .d_left_ahead_m = d_left_ahead,
         .d_right_ahead_m = d_right_ahead,
         .on_straight = fabs(k_here) < DRV_STRAIGHT_MAX_CURVATURE && fabs(k_ahead) < DRV_STRAIGHT_MAX_CURVATURE,
@@ -417,7 +417,6 @@ void drv_context_think(DrvDriver *driver, const DrvView *view, DrvControls *out)
         .lanes = driver->lanes,
     };
 
-    /* behaviours -> post -> resolve */
     DrvContextMap map;
     drv_map_init(&map, drv_context_slots(view, p), d_left, d_right);
     drv_context_behaviours(view, p, &ctx, &map);
@@ -432,9 +431,25 @@ void drv_context_think(DrvDriver *driver, const DrvView *view, DrvControls *out)
      * hysteresis of a peak that moves with the line through a chicane, blurred edge danger near a line that runs
      * close to the edge): on an 8-slot map it was a metre or more, which the steering and the off-line speed caps
      * took for an off-line lane, and a lone car lost up to 7 s in two laps. */
-    double target_d = drv_context_alone(view, p) ? ctx.line_d_m : res.chosen_d_m;
+    driver->plan.valid = true;
+    driver->plan.on_line = drv_context_alone(view, p);
+    driver->plan.target_d_m = res.chosen_d_m;
+    driver->plan.braking = res.chosen_danger > p->aggression || res.no_slot;
+    drv_debug_fill(&driver->debug, &map, &res, driver->plan.braking, p->resolver, view->tick);
+}
 
-    bool braking = res.chosen_danger > p->aggression || res.no_slot;
-    drv_context_control(driver, view, target_d, ctx.line_d_m, k_here, braking, out);
-    drv_debug_fill(&driver->debug, &map, &res, braking, p->resolver);
+void drv_context_think(DrvDriver *driver, const DrvView *view, bool decide, DrvControls *out)
+{
+    const DrvPersonality *p = &driver->p;
+    const TrkTrack *trk = driver->track;
+    DrvHints *h = &driver->hints;
+    double s = view->s_m, v = view->speed_mps;
+    drv_noise_update(driver, view);
+    double k_here = trk_curvature(trk, s, &h->here);
+    /* the racing line's target point moves with the car: read every tick, also between decisions */
+    double line_d = trk_line_d(trk, s + 2.0 + v * DRV_LINE_LOOKAHEAD_FRACTION * p->lookahead_s, &h->line_ahead);
+    if (decide)
+        drv_context_decide(driver, view, k_here, line_d);
+    double target_d = driver->plan.on_line ? line_d : driver->plan.target_d_m;
+    drv_context_control(driver, view, target_d, line_d, k_here, driver->plan.braking, out);
 }

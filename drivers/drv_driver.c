@@ -28,6 +28,9 @@ DrvDriver *drv_create(const DrvPersonality *p, const TrkTrack *track, const TrkC
     driver->hints = (DrvHints){-1, -1, -1, -1, -1, -1, -1, -1};
     driver->noise = (DrvNoise){0.0, 1.0, 0.0};
     driver->debug.resolver = p->resolver;
+    /* spread the drivers' decisions over the ticks of a decision period, so no tick carries them all */
+    DrvRng phase = drv_rng_seed(~seed); /* not the noise generator's own sequence */
+    driver->decide_phase = drv_rng_next(&phase);
     return driver;
 }
 
@@ -40,15 +43,39 @@ void drv_destroy(DrvDriver *driver)
     free(driver);
 }
 
+/* Ticks between decisions at the personality's decision rate and the sim's tick: at least 1. */
+static long drv_decide_period(const DrvPersonality *p, double dt_s)
+{
+    double ticks = 1.0 / (p->decide_hz * dt_s);
+    if (!(ticks >= 1.5)) /* also a NaN or a non-positive dt: decide every tick */
+        return 1;
+    return ticks < 1e6 ? (long)(ticks + 0.5) : 1000000;
+}
+
+/* Decisions (reading the world into maps and choosing a lane) run at the personality's decision rate, as racing
+ * games run their AI below the physics rate; the control (speed plan, following, steering, grip) runs every tick on
+ * the current view, toward the held plan. The first tick always decides. */
+static bool drv_decision_due(const DrvDriver *driver, const DrvView *view)
+{
+    if (!driver->plan.valid)
+        return true;
+    long period = drv_decide_period(&driver->p, view->dt_s);
+    if (period == 1)
+        return true;
+    uint64_t tick = view->tick < 0 ? 0u : (uint64_t)view->tick;
+    return (tick + driver->decide_phase) % (uint64_t)period == 0;
+}
+
 void drv_think(DrvDriver *driver, const DrvView *view, DrvControls *out)
 {
+    bool decide = drv_decision_due(driver, view);
     switch (driver->p.model) {
     case DRV_MODEL_STEERING:
-        drv_steering_think(driver, view, out);
+        drv_steering_think(driver, view, decide, out);
         break;
     case DRV_MODEL_CONTEXT:
     default:
-        drv_context_think(driver, view, out);
+        drv_context_think(driver, view, decide, out);
         break;
     }
 }

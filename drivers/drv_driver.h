@@ -16,6 +16,14 @@ typedef struct DrvNoise {
     double d_m;           /* added to other cars' perceived offsets and to our target offset */
 } DrvNoise;
 
+/* What a decision chose, held until the next one (see drv_think). */
+typedef struct DrvPlan {
+    bool valid;          /* false until the first decision */
+    bool on_line;        /* aim for the racing line wherever it runs now (a car alone) */
+    double target_d_m;   /* otherwise this offset */
+    bool braking;        /* no lane free enough: follow the car in the path */
+} DrvPlan;
+
 struct DrvDriver {
     DrvPersonality p;
     const TrkTrack *track;
@@ -32,10 +40,14 @@ struct DrvDriver {
     /* steering model state: the previous tick's target offset (smoothed by the hysteresis) */
     double steer_prev_target_m;
     bool steer_has_prev;
+    /* the decision rate: the plan, and where in the decision period this driver's decisions fall */
+    DrvPlan plan;
+    uint64_t decide_phase;
 };
 
-/* The context model's tick. */
-void drv_context_think(DrvDriver *driver, const DrvView *view, DrvControls *out);
+/* The models' ticks. With `decide` the model reads the world into a new driver->plan first; every tick it then
+ * controls the car toward the plan on the current view. */
+void drv_context_think(DrvDriver *driver, const DrvView *view, bool decide, DrvControls *out);
 
 /* drv_steer_toward with the path curvature already known (1/m), for callers that keep track hints. */
 double drv_steer_toward_k(const DrvView *view, double target_d_m, double curvature_per_m);

@@ -72,4 +72,62 @@ static inline double drv_lanes_speed(const DrvLanes *lanes, double s_m, double d
     return (1.0 - tl) * va + tl * vb;
 }
 
+/* Every lane's cap at one arc length, for many offsets at that s (a map's slots): the interpolation along s is done
+ * once per lane instead of once per offset. drv_lanes_column_speed then gives bit for bit drv_lanes_speed(s, d). */
+#define DRV_LANES_COLUMN_MAX 64
+typedef struct DrvLanesColumn {
+    bool valid;                       /* false: s was not finite (every speed is 0, as drv_lanes_speed gives) */
+    int count;
+    double d0_m, spacing_m;
+    double v_mps[DRV_LANES_COLUMN_MAX];
+} DrvLanesColumn;
+
+/* false when the lanes are too many for a column (then use drv_lanes_speed). */
+static inline bool drv_lanes_column(const DrvLanes *lanes, double s_m, DrvLanesColumn *col)
+{
+    if (lanes->count > DRV_LANES_COLUMN_MAX)
+        return false;
+    col->count = lanes->count;
+    col->d0_m = lanes->d0_m;
+    col->spacing_m = lanes->spacing_m;
+    /* the s half of drv_lanes_speed, unchanged */
+    double fs = s_m / lanes->step_m;
+    const int n = lanes->n;
+    col->valid = true;
+    if (!(fs >= 0.0 && fs < n)) {
+        if (!isfinite(fs)) {
+            col->valid = false;
+            return true;
+        }
+        fs = fmod(fs, n);
+        if (fs < 0.0)
+            fs += n;
+    }
+    int i = (int)fs;
+    if (i >= n)
+        i = n - 1;
+    int i1 = i + 1 == n ? 0 : i + 1;
+    double ts = fs - i;
+    for (int j = 0; j < lanes->count; j++) {
+        const float *a = lanes->v_mps + (size_t)j * (size_t)n;
+        col->v_mps[j] = (1.0 - ts) * a[i] + ts * a[i1];
+    }
+    return true;
+}
+
+/* drv_lanes_speed(s, d) for the column's s: the offset half of it, unchanged. */
+static inline double drv_lanes_column_speed(const DrvLanesColumn *col, double d_m)
+{
+    if (!col->valid || !isfinite(d_m))
+        return 0.0;
+    double fl = (d_m - col->d0_m) / col->spacing_m, top = col->count - 1.0;
+    fl = fl < top ? fl : top;
+    fl = fl > 0.0 ? fl : 0.0;
+    int j = (int)fl;
+    if (j >= col->count - 1)
+        j = col->count - 2;
+    double tl = fl - j;
+    return (1.0 - tl) * col->v_mps[j] + tl * col->v_mps[j + 1];
+}
+
 #endif

@@ -239,22 +239,20 @@ double drv_steering_danger_at(const DrvView *view, const DrvPersonality *p, doub
     return worst;
 }
 
-void drv_steering_think(DrvDriver *driver, const DrvView *view, DrvControls *out)
+/* A decision: the forces' target offset, smoothed and contained, into driver->plan. */
+static void drv_steering_decide(DrvDriver *driver, const DrvView *view, double k_here, double line_d)
 {
     const DrvPersonality *p = &driver->p;
     const TrkTrack *trk = driver->track;
     DrvHints *h = &driver->hints;
     double s = view->s_m, v = view->speed_mps;
-    drv_noise_update(driver, view);
 
     double half_w = 0.5 * view->width_m;
-    double k_here = trk_curvature(trk, s, &h->here);
     double s_edge = s + v * DRV_ST_EDGE_LOOKAHEAD_S;
     double d_left = fmin(trk_width_left(trk, s, &h->here), trk_width_left(trk, s_edge, &h->edge_ahead)) - half_w;
     double d_right = half_w - fmin(trk_width_right(trk, s, &h->here), trk_width_right(trk, s_edge, &h->edge_ahead));
     double k_ahead = trk_curvature(trk, s + v * DRV_ST_STRAIGHT_LOOKAHEAD_S, &h->curv_ahead);
     bool on_straight = fabs(k_here) < DRV_ST_STRAIGHT_MAX_CURVATURE && fabs(k_ahead) < DRV_ST_STRAIGHT_MAX_CURVATURE;
-    double line_d = trk_line_d(trk, s + 2.0 + v * DRV_ST_LINE_LOOKAHEAD_FRACTION * p->lookahead_s, &h->line_ahead);
 
     DrvSteeringDef def = drv_steering_default_def();
     DrvSteeringForces f = drv_steering_forces(view, p, &def, line_d, on_straight, driver->noise.d_m);
@@ -272,6 +270,22 @@ void drv_steering_think(DrvDriver *driver, const DrvView *view, DrvControls *out
     driver->steer_prev_target_m = target;
     driver->steer_has_prev = true;
 
-    bool braking = drv_steering_danger_at(view, p, target, driver->noise.d_m) > p->aggression;
-    drv_context_control(driver, view, target, line_d, k_here, braking, out);
+    driver->plan.valid = true;
+    driver->plan.on_line = false;
+    driver->plan.target_d_m = target;
+    driver->plan.braking = drv_steering_danger_at(view, p, target, driver->noise.d_m) > p->aggression;
+}
+
+void drv_steering_think(DrvDriver *driver, const DrvView *view, bool decide, DrvControls *out)
+{
+    const DrvPersonality *p = &driver->p;
+    const TrkTrack *trk = driver->track;
+    DrvHints *h = &driver->hints;
+    double s = view->s_m, v = view->speed_mps;
+    drv_noise_update(driver, view);
+    double k_here = trk_curvature(trk, s, &h->here);
+    double line_d = trk_line_d(trk, s + 2.0 + v * DRV_ST_LINE_LOOKAHEAD_FRACTION * p->lookahead_s, &h->line_ahead);
+    if (decide)
+        drv_steering_decide(driver, view, k_here, line_d);
+    drv_context_control(driver, view, driver->plan.target_d_m, line_d, k_here, driver->plan.braking, out);
 }

@@ -42,6 +42,6 @@ DrvSteeringForces drv_steering_forces(const DrvView *view, const DrvPersonality 
 double drv_steering_danger_at(const DrvView *view, const DrvPersonality *p, double d_m, double noise_d_m);
 
 /* The model's tick. */
-void drv_steering_think(DrvDriver *driver, const DrvView *view, DrvControls *out);
+void drv_steering_think(DrvDriver *driver, const DrvView *view, bool decide, DrvControls *out);
 
 #endif

@@ -454,7 +454,7 @@ static int sim_bl_runs(SimBlReader *r, SimBaseline *b)
         if (b->run_count > 0 && run->seed <= b->runs[b->run_count - 1].seed)
             return sim_bl_fail(r, r->line, "seeds must be in increasing order");
         long c[3];
-        const char *rest;
+        const char *rest = NULL;
         if (sim_bl_fields(r, v + n + 1, names, 3, c, &rest))
             return 1;
         if (strncmp(rest, "order=", 6) != 0)

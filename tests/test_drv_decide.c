@@ -1,0 +1,175 @@
+/* test_drv_decide.c: the decision rate ([map] decide_hz). Decisions (maps -> chosen lane) run every
+ * 1 / (decide_hz * dt) ticks, staggered between drivers; the control runs every tick on the current view toward the
+ * held plan; at the sim's own rate every tick decides. */
+#include "../drivers/drv.h"
+#include "../sim/sim.h"
+#include "tst.h"
+
+#include <math.h>
+#include <string.h>
+
+static DrvPersonality quiet(double decide_hz)
+{
+    DrvPersonality p = drv_default_personality();
+    p.reaction_noise = 0.0;
+    p.lod = false;
+    p.decide_hz = decide_hz;
+    return p;
+}
+
+/* A car alongside on the left drifts toward us a little every tick, so every decision sees a new danger map. */
+static DrvView view_at(long tick, DrvOther *o)
+{
+    *o = (DrvOther){.id = 1, .ds_m = 1.0, .d_m = 3.5 - 0.02 * (double)tick, .speed_mps = 40.0, .length_m = 4.6,
+                    .width_m = 2.0};
+    return (DrvView){.tick = tick, .dt_s = 0.01, .s_m = 200.0, .d_m = -1.0, .speed_mps = 40.0, .length_m = 4.6,
+                     .width_m = 2.0, .others = o, .other_count = 1};
+}
+
+/* Decisions in 40 ticks (the driver's maps come from that very tick): tick 0 always, then exactly one every
+ * `period` ticks from the driver's phase. Returns the first decision tick after 0, or -1 when the decisions did not
+ * follow that pattern. */
+static int decisions(const TrkTrack *t, double decide_hz, uint64_t seed, int period)
+{
+    DrvPersonality p = quiet(decide_hz);
+    DrvDriver *d = drv_create(&p, t, NULL, seed);
+    if (d == NULL)
+        return -1;
+    int first = -1, last = -1;
+    bool ok = true;
+    for (long tick = 0; tick < 40; tick++) {
+        DrvOther o;
+        DrvView v = view_at(tick, &o);
+        DrvControls c;
+        drv_think(d, &v, &c);
+        if (drv_debug(d)->tick != tick)
+            continue;
+        if (tick == 0)
+            continue;
+        if (first < 0)
+            first = (int)tick, ok = ok && first <= period;
+        else
+            ok = ok && tick - last == period;
+        last = (int)tick;
+    }
+    drv_destroy(d);
+    return ok && last + period >= 40 ? first : -1;
+}
+
+static int test_decision_period(void)
+{
+    char err[TRK_ERR_LEN];
+    TrkTrack *t = trk_load("data/tracks/oval.ini", NULL, err, sizeof err);
+    TST_CHECK(t != NULL);
+    if (t == NULL)
+        return 0;
+    TST_CHECK(decisions(t, 100.0, 7, 1) == 1);  /* every tick */
+    TST_CHECK(decisions(t, 1000.0, 7, 1) == 1); /* faster than the sim: every tick, no more */
+    TST_CHECK(decisions(t, 20.0, 7, 5) > 0);
+    TST_CHECK(decisions(t, 10.0, 7, 10) > 0);
+    TST_CHECK(decisions(t, 30.0, 7, 3) > 0);    /* 3.33 ticks rounds to 3 */
+    /* drivers' decisions fall on different ticks of the period */
+    int seen[6] = {0}, distinct = 0;
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        int first = decisions(t, 20.0, seed, 5);
+        TST_CHECK(first >= 1 && first <= 5);
+        if (first >= 1 && first <= 5 && seen[first]++ == 0)
+            distinct++;
+    }
+    TST_CHECK(distinct == 5);
+    trk_free(t);
+    return 0;
+}
+
+/* Between decisions the control still runs on the current view: with the plan held, the lateral request changes as
+ * the car's own offset and lateral speed change. */
+static int test_control_every_tick(void)
+{
+    char err[TRK_ERR_LEN];
+    TrkTrack *t = trk_load("data/tracks/oval.ini", NULL, err, sizeof err);
+    TST_CHECK(t != NULL);
+    if (t == NULL)
+        return 0;
+    DrvPersonality p = quiet(10.0);
+    DrvDriver *d = drv_create(&p, t, NULL, 3);
+    TST_CHECK(d != NULL);
+    double prev_lat = NAN, prev_target = NAN;
+    int lat_changes = 0, target_changes = 0;
+    for (long tick = 0; tick < 10; tick++) {
+        DrvOther o;
+        DrvView v = view_at(0, &o); /* the other car stands still relative to us */
+        v.tick = tick;
+        v.d_m = -5.5 + 0.02 * (double)tick; /* but we drift left, near the lane we aim for */
+        v.lat_speed_mps = 0.1 * (double)tick;
+        v.speed_mps = 20.0;
+        v.s_m = 5.0;
+        DrvControls c;
+        drv_think(d, &v, &c);
+        TST_CHECK(isfinite(c.lat_accel_mps2) && isfinite(c.long_accel_mps2));
+        if (tick > 0) {
+            lat_changes += c.lat_accel_mps2 != prev_lat;
+            target_changes += c.target_d_m != prev_target;
+        }
+        prev_lat = c.lat_accel_mps2, prev_target = c.target_d_m;
+    }
+    TST_CHECK(lat_changes == 9);
+    TST_CHECK(target_changes <= 1); /* a decision every 10 ticks: at most one new target in 9 steps */
+    drv_destroy(d);
+    trk_free(t);
+    return 0;
+}
+
+/* Four cars deciding at 20 Hz race three laps of the oval: every car finishes with finite state, and a second run
+ * is bit-identical (the stagger comes from the seeds, not from anything outside the race). */
+static uint64_t race_hash(const TrkTrack *t, int *finished)
+{
+    SimWorldDef wd = sim_default_world_def();
+    wd.track = t;
+    wd.laps = 3;
+    wd.seed = 5;
+    SimWorld *w = sim_world_create(&wd);
+    SimCarSpec spec = sim_default_car_spec();
+    DrvPersonality p = drv_default_personality();
+    p.decide_hz = 20.0;
+    DrvDriver *d[4];
+    for (int i = 0; i < 4; i++) {
+        d[i] = drv_create(&p, t, &spec.dyn, 1000 + (uint64_t)i * 7919);
+        SimCarDef c = {.name = "car", .number = i, .spec = spec, .s_m = -10.0 * (i + 1), .d_m = (i % 2 ? -2.5 : 2.5),
+                       .race_dist_m = -10.0 * (i + 1), .think = drv_think_fn, .driver = d[i]};
+        sim_world_add_car(w, &c);
+    }
+    sim_world_run(w);
+    *finished = 0;
+    for (int i = 0; i < 4; i++) {
+        const SimCar *c = sim_world_car(w, i);
+        *finished += c->status == SIM_FINISHED && isfinite(c->s_m) && isfinite(c->d_m) && isfinite(c->speed_mps);
+    }
+    uint64_t h = sim_world_hash(w);
+    sim_world_destroy(w);
+    for (int i = 0; i < 4; i++)
+        drv_destroy(d[i]);
+    return h;
+}
+
+static int test_race_at_20hz(void)
+{
+    char err[TRK_ERR_LEN];
+    TrkTrack *t = trk_load("data/tracks/oval.ini", NULL, err, sizeof err);
+    TST_CHECK(t != NULL);
+    if (t == NULL)
+        return 0;
+    int fin1, fin2;
+    uint64_t h1 = race_hash(t, &fin1), h2 = race_hash(t, &fin2);
+    TST_CHECK(fin1 == 4 && fin2 == 4);
+    TST_CHECK(h1 == h2);
+    trk_free(t);
+    return 0;
+}
+
+int main(void)
+{
+    TST_RUN(test_race_at_20hz);
+    TST_RUN(test_decision_period);
+    TST_RUN(test_control_every_tick);
+    return tst_report();
+}
