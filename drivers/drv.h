@@ -123,7 +123,7 @@ const DrvPersonality *drv_personality(const DrvDriver *driver);
 
 /* What the context driver saw and chose on its last tick, for the viewer's map inspector and tests. */
 typedef struct DrvDebug {
-    int slots;                       /* slot count used this tick (level of detail may lower it) */
+    int slots;                       /* slot count used (level of detail may lower it); 0 when alone */
     double d_left_m, d_right_m;      /* lateral offsets of slot 0 (left edge) and slot slots-1 (right edge) */
     float danger[DRV_MAX_SLOTS];     /* after post-processing, 0..1 */
     float interest[DRV_MAX_SLOTS];   /* after post-processing, 0..1 */
@@ -134,6 +134,7 @@ typedef struct DrvDebug {
     bool braking_for_danger;
     DrvResolver resolver;
     long tick;                       /* the tick of the decision these maps come from ([map] decide_hz) */
+    bool alone;                      /* no car in reach: no maps built (slots = 0), the racing line is the choice */
 } DrvDebug;
 
 /* NULL for models that keep no maps. */

@@ -247,6 +247,7 @@ static void drv_debug_fill(DrvDebug *dbg, const DrvContextMap *map, const DrvRes
                            DrvResolver resolver, long tick)
 {
     dbg->tick = tick;
+    dbg->alone = false;
     dbg->slots = map->slots;
     dbg->d_left_m = map->d_left_m;
     dbg->d_right_m = map->d_right_m;
@@ -392,6 +393,24 @@ void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d
 static void drv_context_decide(DrvDriver *driver, const DrvView *view, double k_here, double line_d_m)
 {
     const DrvPersonality *p = &driver->p;
+    /* Alone, the maps would hold only the line and the track limits (which the line lies inside): the line is the
+     * choice, and where exactly it runs is the line's business, not the map's. Read through a map, the offset near
+     * the line carries a quantisation error that depends on the slot count (sub-slot interpolation of a pointed peak,
+     * hysteresis of a peak that moves with the line through a chicane, blurred edge danger near a line that runs
+     * close to the edge): on an 8-slot map it was a metre or more, which the steering and the off-line speed caps
+     * took for an off-line lane, and a lone car lost up to 7 s in two laps. So a lone car builds no maps at all
+     * (about a third of all decisions in the default race) and its next maps, with company, start afresh rather than
+     * blend with maps from before it was alone. */
+    if (drv_context_alone(view, p)) {
+        driver->plan = (DrvPlan){.valid = true, .on_line = true, .target_d_m = line_d_m, .braking = false};
+        driver->has_prev = false;
+        driver->debug.slots = 0;
+        driver->debug.alone = true;
+        driver->debug.chosen_d_m = line_d_m;
+        driver->debug.braking_for_danger = false;
+        driver->debug.tick = view->tick;
+        return;
+    }
     const TrkTrack *trk = driver->track;
     DrvHints *h = &driver->hints;
     double s = view->s_m, v = view->speed_mps;
@@ -425,14 +444,8 @@ static void drv_context_decide(DrvDriver *driver, const DrvView *view, double k_
     drv_post_hysteresis(&map, &driver->prev, &driver->has_prev, p->hysteresis);
     DrvResolveResult res;
     drv_resolver_fn(p->resolver)(&map, view->d_m, &res);
-    /* Alone, the maps hold only the line and the track limits (which the line lies inside): the line is the choice,
-     * and where exactly it runs is the line's business, not the map's. Read through the map, the offset near the
-     * line carries a quantisation error that depends on the slot count (sub-slot interpolation of a pointed peak,
-     * hysteresis of a peak that moves with the line through a chicane, blurred edge danger near a line that runs
-     * close to the edge): on an 8-slot map it was a metre or more, which the steering and the off-line speed caps
-     * took for an off-line lane, and a lone car lost up to 7 s in two laps. */
     driver->plan.valid = true;
-    driver->plan.on_line = drv_context_alone(view, p);
+    driver->plan.on_line = false;
     driver->plan.target_d_m = res.chosen_d_m;
     driver->plan.braking = res.chosen_danger > p->aggression || res.no_slot;
     drv_debug_fill(&driver->debug, &map, &res, driver->plan.braking, p->resolver, view->tick);

@@ -156,8 +156,9 @@ void rnd_inspector_draw_panel(SDL_Renderer *r, RndText *text, const RndFrame *fr
     rnd_fill_rect(r, x, y, w, h, rnd_rgba(RND_HUD_BG_RGB, 225));
     rnd_panel_header(text, frame, car, dbg, x + 10.0f, y + 6.0f, w - 20.0f);
     if (!rnd_debug_usable(dbg)) {
-        rnd_text_draw(text, RND_FONT_NORMAL, "no context map (this car's driver keeps none)", x + w * 0.5f,
-                      y + h * 0.5f, rnd_dim, RND_CENTRE);
+        const char *why = dbg && dbg->alone ? "alone: on the racing line (no car in reach, no maps built)"
+                                            : "no context map (this car's driver keeps none)";
+        rnd_text_draw(text, RND_FONT_NORMAL, why, x + w * 0.5f, y + h * 0.5f, rnd_dim, RND_CENTRE);
         return;
     }
     float label_w = (float)rnd_text_width(text, RND_FONT_SMALL, "interest") + 8.0f;
