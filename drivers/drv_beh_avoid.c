@@ -13,6 +13,7 @@
  * this, the skirts of the two sides of a narrow gap leave a shallow dip in the middle that the resolver takes for a
  * lane, and the car squeezes through with centimetres to spare. */
 #include "drv_beh.h"
+#include "drv_math.h"
 
 #include <math.h>
 
@@ -42,7 +43,7 @@ static void drv_avoid_write(DrvContextMap *map, const DrvView *view, const DrvOt
                             double danger, double skirt_m)
 {
     double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
-    double lo = fmin(d_from, d_to) - half, hi = fmax(d_from, d_to) + half;
+    double lo = drv_fmin(d_from, d_to) - half, hi = drv_fmax(d_from, d_to) + half;
     drv_map_write_band(map, DRV_MAP_DANGER, lo, hi, danger, skirt_m);
 }
 
@@ -58,23 +59,23 @@ static double drv_avoid_ahead_danger(const DrvView *view, const DrvPersonality *
          * as following it is hard (the braking needed to shed the closing speed before the gap is gone), not as
          * near as the moment we would reach it. Measured by time to contact, the lane behind a car braking into
          * a corner looks dangerous while the track beside it (too fast to hold) looks free. */
-        double room = fmax(gap - DRV_AVOID_FOLLOW_ROOM_M, 0.01);
+        double room = drv_fmax(gap - DRV_AVOID_FOLLOW_ROOM_M, 0.01);
         double need = closing > 0.0 ? closing * closing / (2.0 * room) : 0.0;
         urgency = drv_clamp01(need / (DRV_AVOID_FOLLOW_BRAKE_SHARE * ctx->grip_mps2));
     }
-    double headway = gap / fmax(view->speed_mps, 5.0);
+    double headway = gap / drv_fmax(view->speed_mps, 5.0);
     /* on a straight nobody brakes: sitting close in a wake is drafting, and a driver who likes the tow sits closer */
     double wake = ctx->on_straight ? DRV_AVOID_WAKE_SHARE * p->draft_weight : 0.0;
     double close_s = DRV_AVOID_CLOSE_HEADWAY_S * (1.0 - wake);
     double close = DRV_AVOID_CLOSE_DANGER * drv_clamp01(1.0 - headway / close_s);
-    return fmax(urgency, close);
+    return drv_fmax(urgency, close);
 }
 
 /* Narrow gaps (see the top of the file): next to the track edges, and between pairs of cars ahead. */
 static void drv_avoid_narrow_gaps(const DrvView *view, const DrvPersonality *p, const DrvAvoidCar *cars, int n,
                                   DrvContextMap *map)
 {
-    double need = view->width_m + 2.0 * (DRV_BEH_SIDE_MARGIN_M + fmin(0.5 * p->skirt_m, DRV_AVOID_GAP_SPARE_M));
+    double need = view->width_m + 2.0 * (DRV_BEH_SIDE_MARGIN_M + drv_fmin(0.5 * p->skirt_m, DRV_AVOID_GAP_SPARE_M));
     double half_w = 0.5 * view->width_m;
     double edge_left = map->d_left_m + half_w, edge_right = map->d_right_m - half_w; /* the track's edges */
     for (int i = 0; i < n; i++) {
@@ -92,7 +93,7 @@ static void drv_avoid_narrow_gaps(const DrvView *view, const DrvPersonality *p, 
                 continue;
             double gap = fabs(a->d_m - b->d_m) - 0.5 * (a->o->width_m + b->o->width_m);
             if (gap < need)
-                drv_map_write_band(map, DRV_MAP_DANGER, a->d_m, b->d_m, fmin(a->danger, b->danger), 0.0);
+                drv_map_write_band(map, DRV_MAP_DANGER, a->d_m, b->d_m, drv_fmin(a->danger, b->danger), 0.0);
         }
     }
 }
@@ -113,14 +114,14 @@ void drv_beh_avoid(const DrvView *view, const DrvPersonality *p, const DrvBehCtx
         if (o->ds_m < 0.0)
             continue; /* behind and clear: its driver's problem */
         double closing = view->speed_mps - o->speed_mps;
-        double range = DRV_AVOID_MIN_RANGE_M + fmax(closing, 0.0) * horizon_s;
+        double range = DRV_AVOID_MIN_RANGE_M + drv_fmax(closing, 0.0) * horizon_s;
         if (gap > range)
             break; /* others are sorted by ds: every later car is further still */
         double danger = drv_avoid_ahead_danger(view, p, ctx, horizon_s, gap, o);
         if (danger <= 0.0)
             continue;
         double ttc = closing > 0.05 ? gap / closing : INFINITY;
-        double t_pred = fmin(ttc, DRV_AVOID_MAX_PREDICT_S);
+        double t_pred = drv_fmin(ttc, DRV_AVOID_MAX_PREDICT_S);
         drv_avoid_write(map, view, o, od, od + o->lat_speed_mps * t_pred, danger, p->skirt_m);
         if (n_ahead < DRV_AVOID_GAP_CARS)
             ahead[n_ahead++] = (DrvAvoidCar){o, od, danger};

@@ -11,6 +11,7 @@
  * brake, it only shapes the choice among lanes that are otherwise as safe (the mask tolerance). Stronger values
  * were tried: the lanes' caps are not monotonic across the track, so they build ridges and pits that trap the walk. */
 #include "drv_beh.h"
+#include "drv_math.h"
 
 #include "drv_lanes.h"
 
@@ -25,12 +26,12 @@ void drv_beh_commit(const DrvView *view, const DrvPersonality *p, const DrvBehCt
     (void)p;
     if (ctx->lanes == NULL)
         return;
-    double v_ref = fmin(view->speed_mps, ctx->line_speed_mps);
+    double v_ref = drv_fmin(view->speed_mps, ctx->line_speed_mps);
     if (!(v_ref > 1.0))
         return;
     double inv_band = 1.0 / (DRV_COMMIT_BAND * v_ref);
     /* on a coarse map the slots nearest the line may lie a metre or more from it: they are still the line */
-    double line_band = fmax(DRV_COMMIT_LINE_BAND_M, 1.5 * map->step_m);
+    double line_band = drv_fmax(DRV_COMMIT_LINE_BAND_M, 1.5 * map->step_m);
     /* every slot reads the lanes at the same s: interpolate along s once per lane */
     DrvLanesColumn col;
     bool have_col = drv_lanes_column(ctx->lanes, view->s_m, &col);

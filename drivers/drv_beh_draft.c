@@ -2,6 +2,7 @@
  * slower) within drafting range is interest at its offset, stronger the closer and faster it is, weighted by the
  * driver's draft. Close behind, avoid's danger takes over and the driver pulls out to use the speed. */
 #include "drv_beh.h"
+#include "drv_math.h"
 
 #include <math.h>
 
@@ -23,7 +24,7 @@ void drv_beh_draft(const DrvView *view, const DrvPersonality *p, const DrvBehCtx
         if (gap <= 0.0 || faster < -DRV_DRAFT_SLOWER_OK_MPS)
             continue;
         double closeness = 1.0 - gap / DRV_DRAFT_RANGE_M;
-        double pace = fmin(1.0, 0.6 + 0.2 * (faster + DRV_DRAFT_SLOWER_OK_MPS));
+        double pace = drv_fmin(1.0, 0.6 + 0.2 * (faster + DRV_DRAFT_SLOWER_OK_MPS));
         drv_map_write_peak(map, DRV_MAP_INTEREST, o->d_m, p->draft_weight * closeness * pace, o->width_m);
     }
 }

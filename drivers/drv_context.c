@@ -4,6 +4,7 @@
  * post-process (blur, hysteresis) -> resolve a lateral offset -> plan speed (profile, then follow when the chosen
  * lane is still dangerous) -> steer toward the offset. Nothing allocates. */
 #include "drv_context.h"
+#include "drv_math.h"
 
 #include "drv_lanes.h"
 #include "drv_post.h"
@@ -62,7 +63,7 @@ static DrvBehaviourFn *const drv_behaviours[] = {
  * range. Then the maps hold only the line and the track limits. */
 static bool drv_context_alone(const DrvView *view, const DrvPersonality *p)
 {
-    double ahead = fmax(DRV_ALONE_MIN_AHEAD_M, 2.0 * p->lookahead_s * view->speed_mps + DRV_ALONE_MARGIN_M);
+    double ahead = drv_fmax(DRV_ALONE_MIN_AHEAD_M, 2.0 * p->lookahead_s * view->speed_mps + DRV_ALONE_MARGIN_M);
     for (int i = 0; i < view->other_count; i++) {
         double ds = view->others[i].ds_m;
         if (ds > -DRV_ALONE_BEHIND_M && ds < ahead)
@@ -75,7 +76,7 @@ int drv_context_slots(const DrvView *view, const DrvPersonality *p)
 {
     if (!p->lod)
         return p->slots;
-    double range = fmax(DRV_LOD_MIN_RANGE_M, 2.0 * p->lookahead_s * view->speed_mps);
+    double range = drv_fmax(DRV_LOD_MIN_RANGE_M, 2.0 * p->lookahead_s * view->speed_mps);
     for (int i = 0; i < view->other_count; i++) {
         double ds = view->others[i].ds_m;
         if (ds > -DRV_LOD_RANGE_BEHIND_M && ds < range)
@@ -99,8 +100,8 @@ double drv_context_follow_speed(const DrvView *view, const DrvPersonality *p, co
     double want_gap = DRV_FOLLOW_MIN_GAP_M + o->speed_mps * headway_s;
     double v_gap = o->speed_mps + DRV_FOLLOW_GAIN * (gap - want_gap);
     /* and never faster than we could still stop behind it if it stopped at our braking */
-    double v_stop2 = o->speed_mps * o->speed_mps + 2.0 * DRV_FOLLOW_BRAKE_MPS2 * fmax(gap - 1.0, 0.0);
-    return fmax(0.0, fmin(v_gap, sqrt(v_stop2)));
+    double v_stop2 = o->speed_mps * o->speed_mps + 2.0 * DRV_FOLLOW_BRAKE_MPS2 * drv_fmax(gap - 1.0, 0.0);
+    return drv_fmax(0.0, drv_fmin(v_gap, sqrt(v_stop2)));
 }
 
 /* The nearest car ahead that overlaps, laterally, the lane of offsets [lo, hi]. NULL when none. */
@@ -121,7 +122,7 @@ static const DrvOther *drv_car_in_lane(const DrvView *view, double lo, double hi
  * speed). NULL when none. */
 static const DrvOther *drv_car_in_path(const DrvView *view, double target_d_m)
 {
-    return drv_car_in_lane(view, fmin(view->d_m, target_d_m), fmax(view->d_m, target_d_m));
+    return drv_car_in_lane(view, drv_fmin(view->d_m, target_d_m), drv_fmax(view->d_m, target_d_m));
 }
 
 /* The fastest we may close on a car ahead whose lane we aim for: at this speed the difference can still be shed
@@ -130,7 +131,7 @@ static const DrvOther *drv_car_in_path(const DrvView *view, double target_d_m)
 static double drv_close_speed(const DrvView *view, const DrvDriver *driver, const DrvOther *o)
 {
     double a = DRV_CLOSE_BRAKE_SHARE * driver->p.grip_use * trk_car_grip_mps2(&driver->car, view->speed_mps);
-    double room = fmax(drv_beh_gap_m(view, o) - DRV_FOLLOW_MIN_GAP_M, 0.0);
+    double room = drv_fmax(drv_beh_gap_m(view, o) - DRV_FOLLOW_MIN_GAP_M, 0.0);
     return o->speed_mps + sqrt(2.0 * a * room);
 }
 
@@ -159,11 +160,11 @@ static const DrvOther *drv_car_on_course(const DrvDriver *driver, const DrvView 
         if (w > 0.0) {
             /* where the line runs from the car's position now to where we would catch it */
             double closing = view->speed_mps - o->speed_mps;
-            double t_meet = closing > 0.1 ? fmin(drv_beh_gap_m(view, o) / closing, DRV_COURSE_MEET_MAX_S) : 0.0;
+            double t_meet = closing > 0.1 ? drv_fmin(drv_beh_gap_m(view, o) / closing, DRV_COURSE_MEET_MAX_S) : 0.0;
             for (int k = 0; k < DRV_COURSE_SAMPLES; k++) {
                 double s_k = view->s_m + o->ds_m + o->speed_mps * t_meet * k / (DRV_COURSE_SAMPLES - 1.0);
                 double at = w * trk_line_d(driver->track, s_k, NULL) + (1.0 - w) * target_d;
-                lo = fmin(lo, at), hi = fmax(hi, at);
+                lo = drv_fmin(lo, at), hi = drv_fmax(hi, at);
             }
         }
         double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
@@ -172,7 +173,7 @@ static const DrvOther *drv_car_on_course(const DrvDriver *driver, const DrvView 
         /* a car we would reach before we could be in its lane is one we would pass beside, not follow: being
          * beside it is the avoid behaviour's business (following it would mean a sudden, useless stop) */
         double closing = view->speed_mps - o->speed_mps;
-        double t_lat = sqrt(2.0 * fmax(fabs(view->d_m - o->d_m) - half, 0.0) / DRV_CLEAR_LAT_MPS2);
+        double t_lat = sqrt(2.0 * drv_fmax(fabs(view->d_m - o->d_m) - half, 0.0) / DRV_CLEAR_LAT_MPS2);
         if (closing > 0.1 && drv_beh_gap_m(view, o) / closing < t_lat)
             continue;
         return o;
@@ -191,7 +192,7 @@ static double drv_no_time_to_clear(const DrvView *view, const DrvPersonality *p)
     double gap = drv_beh_gap_m(view, o);
     double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
     double overlap = half - fabs(view->d_m - o->d_m);
-    double t_clear = sqrt(2.0 * fmax(overlap, 0.0) / DRV_CLEAR_LAT_MPS2);
+    double t_clear = sqrt(2.0 * drv_fmax(overlap, 0.0) / DRV_CLEAR_LAT_MPS2);
     double t_contact = closing > 0.05 ? gap / closing : INFINITY;
     double want_gap = DRV_FOLLOW_MIN_GAP_M + o->speed_mps * (0.2 + 0.4 * (1.0 - p->aggression));
     if (t_contact > t_clear + 0.3 && gap > 0.5 * want_gap)
@@ -221,15 +222,15 @@ static double drv_single_file_speed(const DrvDriver *driver, const DrvView *view
     if (beside == NULL)
         return INFINITY;
     double lo = INFINITY, hi = -INFINITY;
-    double reach = fmax(DRV_FILE_MIN_LOOK_M, view->speed_mps * p->lookahead_s * DRV_FILE_LOOK_SHARE);
+    double reach = drv_fmax(DRV_FILE_MIN_LOOK_M, view->speed_mps * p->lookahead_s * DRV_FILE_LOOK_SHARE);
     for (int k = 0; k < DRV_FILE_SAMPLES; k++) {
         double at = trk_line_d(driver->track, view->s_m + reach * k / (DRV_FILE_SAMPLES - 1.0), NULL);
-        lo = fmin(lo, at), hi = fmax(hi, at);
+        lo = drv_fmin(lo, at), hi = drv_fmax(hi, at);
     }
     if (hi - lo < DRV_FILE_SWEEP_M)
         return INFINITY;
     double overlap = DRV_FILE_GAP_M - drv_beh_gap_m(view, beside);
-    return fmax(0.0, beside->speed_mps - DRV_FILE_DROP_MPS - DRV_FILE_DROP_GAIN * overlap);
+    return drv_fmax(0.0, beside->speed_mps - DRV_FILE_DROP_MPS - DRV_FILE_DROP_GAIN * overlap);
 }
 
 void drv_noise_update(DrvDriver *driver, const DrvView *view)
@@ -270,9 +271,9 @@ static void drv_debug_fill(DrvDebug *dbg, const DrvContextMap *map, const DrvRes
 static double drv_offline_speed(DrvDriver *driver, const DrvView *view, double target_d, double k_here)
 {
     double v_lane = drv_lanes_speed(driver->lanes, view->s_m, target_d);
-    double kp = fabs(k_here / fmax(1.0 - k_here * view->d_m, 0.2));
+    double kp = fabs(k_here / drv_fmax(1.0 - k_here * view->d_m, 0.2));
     double g = driver->p.grip_use * DRV_LANES_GRIP_SHARE * trk_car_grip_mps2(&driver->car, view->speed_mps);
-    return kp > 1e-6 ? fmin(v_lane, sqrt(g / kp)) : v_lane;
+    return kp > 1e-6 ? drv_fmin(v_lane, sqrt(g / kp)) : v_lane;
 }
 
 /* Steering. When the chosen offset is the racing line, the car tracks the line itself with its lateral speed and
@@ -290,7 +291,7 @@ static double drv_context_steer(DrvDriver *driver, const DrvView *view, double t
         return drv_steer_toward_ff(view, target_d, 0.0, 0.0, k_here);
     double line_next = trk_line_d(trk, s + DRV_LINE_FF_STEP_M, &h->line_next);
     double k_line = trk_line_curvature(trk, s, &h->line_here);
-    double scale = fmax(1.0 - k_here * line_here, 0.2);
+    double scale = drv_fmax(1.0 - k_here * line_here, 0.2);
     double lat_ff = (v / scale) * (line_next - line_here) / DRV_LINE_FF_STEP_M;
     double acc_ff = v * v * (k_line - k_here / scale);
     double d = w * line_here + (1.0 - w) * target_d;
@@ -301,7 +302,7 @@ static double drv_context_steer(DrvDriver *driver, const DrvView *view, double t
  * still stop before it with DRV_EDGE_STOP_SHARE of the grip `g`, m/s. */
 static double drv_edge_speed(double room_m, double g)
 {
-    return sqrt(2.0 * DRV_EDGE_STOP_SHARE * g * fmax(room_m - DRV_EDGE_KEEP_M, 0.0));
+    return sqrt(2.0 * DRV_EDGE_STOP_SHARE * g * drv_fmax(room_m - DRV_EDGE_KEEP_M, 0.0));
 }
 
 /* The friction circle, shared deliberately instead of leaving it to the sim (which scales an overlong demand back
@@ -316,27 +317,27 @@ static void drv_share_grip(const DrvDriver *driver, const DrvView *view, double 
     const TrkTrack *trk = driver->track;
     double v = view->speed_mps, d = view->d_m, lat_v = view->lat_speed_mps;
     /* a driver whose plan uses more than the margin (a late braker) may use what its plan uses */
-    double g = fmin(1.0, fmax(DRV_GRIP_MARGIN, driver->p.grip_use + 0.01)) * trk_car_grip_mps2(&driver->car, v);
-    double corner = v * v * k_here / fmax(1.0 - k_here * d, 0.2); /* the path's own need at this offset */
+    double g = drv_fmin(1.0, drv_fmax(DRV_GRIP_MARGIN, driver->p.grip_use + 0.01)) * trk_car_grip_mps2(&driver->car, v);
+    double corner = v * v * k_here / drv_fmax(1.0 - k_here * d, 0.2); /* the path's own need at this offset */
     double ay = corner + *lat;                                    /* what the tyres are asked for sideways */
     double cap = g;
     if (*ax < 0.0)
-        cap = sqrt(fmax(g * g - *ax * *ax, DRV_DODGE_SHARE * DRV_DODGE_SHARE * g * g));
-    ay = fmax(-cap, fmin(cap, ay));
+        cap = sqrt(drv_fmax(g * g - *ax * *ax, DRV_DODGE_SHARE * DRV_DODGE_SHARE * g * g));
+    ay = drv_fmax(-cap, drv_fmin(cap, ay));
     /* staying on the track comes before braking */
     int hint = driver->hints.here;
     double wl = trk_width_left(trk, view->s_m, &hint), wr = trk_width_right(trk, view->s_m, &hint);
-    ay = fmin(ay, corner + (drv_edge_speed(wl - d, g) - lat_v) / DRV_EDGE_TAU_S);
-    ay = fmax(ay, corner + (-drv_edge_speed(d + wr, g) - lat_v) / DRV_EDGE_TAU_S);
+    ay = drv_fmin(ay, corner + (drv_edge_speed(wl - d, g) - lat_v) / DRV_EDGE_TAU_S);
+    ay = drv_fmax(ay, corner + (-drv_edge_speed(d + wr, g) - lat_v) / DRV_EDGE_TAU_S);
     /* off the track, rejoin at a walking pace across the track: the grass pushes the car back as well, and it
      * holds only half its grip there, so a brisk move could not be stopped before the cars on the track */
     if (d > wl)
-        ay = fmax(ay, corner + (-DRV_REJOIN_LAT_MPS - lat_v) / DRV_EDGE_TAU_S);
+        ay = drv_fmax(ay, corner + (-DRV_REJOIN_LAT_MPS - lat_v) / DRV_EDGE_TAU_S);
     else if (d < -wr)
-        ay = fmin(ay, corner + (DRV_REJOIN_LAT_MPS - lat_v) / DRV_EDGE_TAU_S);
-    ay = fmax(-g, fmin(g, ay));
-    double rest = sqrt(fmax(g * g - ay * ay, 0.0));
-    *ax = fmax(-rest, fmin(rest, *ax));
+        ay = drv_fmin(ay, corner + (DRV_REJOIN_LAT_MPS - lat_v) / DRV_EDGE_TAU_S);
+    ay = drv_fmax(-g, drv_fmin(g, ay));
+    double rest = sqrt(drv_fmax(g * g - ay * ay, 0.0));
+    *ax = drv_fmax(-rest, drv_fmin(rest, *ax));
     *lat = ay - corner;
 }
 
@@ -350,7 +351,7 @@ void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d
     DrvHints *h = &driver->hints;
     double s = view->s_m, v = view->speed_mps;
     /* speed: the plan, then the car ahead when no lane is free enough */
-    double ahead_m = fmax(1.0, v * DRV_PROFILE_LOOKAHEAD_S);
+    double ahead_m = drv_fmax(1.0, v * DRV_PROFILE_LOOKAHEAD_S);
     double v_plan = trk_speed_at(driver->profile, s, &h->profile) * driver->noise.speed_scale;
     double v_next = trk_speed_at(driver->profile, s + ahead_m, &h->profile_ahead) * driver->noise.speed_scale;
     /* the plan's own acceleration at our speed: v dv/ds */
@@ -358,27 +359,27 @@ void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d
     double target_v = v_plan;
     if (braking) {
         const DrvOther *o = drv_car_in_path(view, target_d);
-        target_v = fmin(target_v, o ? drv_context_follow_speed(view, p, o) : 0.97 * v);
+        target_v = drv_fmin(target_v, o ? drv_context_follow_speed(view, p, o) : 0.97 * v);
     }
     /* a car ahead in the lane we aim for: we mean to stay behind it, so we follow it now, while there is still
      * room to shed the speed (the danger of a car ahead passes the aggression only when contact is close) */
     const DrvOther *lead = drv_car_on_course(driver, view, target_d, line_d_m);
     if (lead != NULL)
-        target_v = fmin(target_v, drv_close_speed(view, driver, lead));
-    target_v = fmin(target_v, drv_no_time_to_clear(view, p));
-    target_v = fmin(target_v, drv_single_file_speed(driver, view, p));
+        target_v = drv_fmin(target_v, drv_close_speed(view, driver, lead));
+    target_v = drv_fmin(target_v, drv_no_time_to_clear(view, p));
+    target_v = drv_fmin(target_v, drv_single_file_speed(driver, view, p));
     /* off the line now, or aiming off it: the lanes' caps, in proportion */
     double line_here = trk_line_d(driver->track, s, &h->line_here);
-    double off_here = fmax(fabs(view->d_m - line_here) - DRV_LINE_TRACK_TOL_M, 0.0);
-    double off_aim = fmax(fabs(target_d - line_d_m) - DRV_LINE_TRACK_TOL_M, 0.0);
-    double w_line = drv_line_weight(fmax(off_here, off_aim), 0.0);
+    double off_here = drv_fmax(fabs(view->d_m - line_here) - DRV_LINE_TRACK_TOL_M, 0.0);
+    double off_aim = drv_fmax(fabs(target_d - line_d_m) - DRV_LINE_TRACK_TOL_M, 0.0);
+    double w_line = drv_line_weight(drv_fmax(off_here, off_aim), 0.0);
     if (w_line < 1.0) {
         double v_off = drv_offline_speed(driver, view, target_d, k_here);
         if (v_off < v_plan)
-            target_v = fmin(target_v, v_plan - (1.0 - w_line) * (v_plan - v_off));
+            target_v = drv_fmin(target_v, v_plan - (1.0 - w_line) * (v_plan - v_off));
     }
     if (target_v < v_plan)
-        a_plan = fmin(a_plan, 0.0); /* following a car: the plan's slope no longer applies, only its braking */
+        a_plan = drv_fmin(a_plan, 0.0); /* following a car: the plan's slope no longer applies, only its braking */
 
     double ax = drv_speed_toward_ff(view, target_v, a_plan);
     double lat = drv_context_steer(driver, view, target_d, line_d_m, k_here);

@@ -1,5 +1,6 @@
 /* drv_control.c: the shared low-level control both driver models use, so comparisons between models are fair. */
 #include "drv_driver.h"
+#include "drv_math.h"
 
 #include <math.h>
 
@@ -24,7 +25,7 @@ double drv_steer_toward_ff(const DrvView *view, double target_d_m, double target
      * added to that, so the room toward the inside of a corner is small and toward the outside large. The sim
      * limits the combined demand; the grip is split between braking and moves later (drv_share_grip). When the
      * path alone needs more than the grip, the car is asked to run wide rather than to slide. */
-    double scale = fmax(1.0 - curvature_per_m * view->d_m, 0.2);
+    double scale = drv_fmax(1.0 - curvature_per_m * view->d_m, 0.2);
     double corner = v * v * curvature_per_m / scale;
     double g = DRV_STEER_GRIP_MARGIN * grip;
     double a_max = g - corner;  /* toward the left */
@@ -32,13 +33,13 @@ double drv_steer_toward_ff(const DrvView *view, double target_d_m, double target
     double e = target_d_m - view->d_m;
     /* the fastest lateral speed from which we can still stop at the target, or proportional near it */
     /* stopping a leftward move needs rightward room, and never more than a braking zone would leave */
-    double brake = fmax(fmin(e > 0.0 ? -a_min : a_max, DRV_STEER_PLAN_SHARE * grip), 0.1 * grip);
+    double brake = drv_fmax(drv_fmin(e > 0.0 ? -a_min : a_max, DRV_STEER_PLAN_SHARE * grip), 0.1 * grip);
     double v_stop = sqrt(2.0 * DRV_STEER_STOP_FRACTION * brake * fabs(e));
-    double v_des = fmin(v_stop, DRV_STEER_POS_GAIN * fabs(e));
+    double v_des = drv_fmin(v_stop, DRV_STEER_POS_GAIN * fabs(e));
     if (e < 0.0)
         v_des = -v_des;
     double a = feedforward_mps2 + (target_lat_mps + v_des - view->lat_speed_mps) / DRV_STEER_VEL_TAU_S;
-    return fmax(a_min, fmin(a_max, a));
+    return drv_fmax(a_min, drv_fmin(a_max, a));
 }
 
 double drv_steer_toward_k(const DrvView *view, double target_d_m, double curvature_per_m)
@@ -58,7 +59,7 @@ double drv_speed_toward_ff(const DrvView *view, double target_speed_mps, double 
     double grip = view->car ? trk_car_grip_mps2(view->car, v) : TRK_GRAVITY_MPS2;
     double a = feedforward_mps2 + DRV_SPEED_GAIN * (target_speed_mps - v);
     /* the sim clips throttle to engine power; braking beyond the tyres only locks them */
-    return fmax(a, -grip);
+    return drv_fmax(a, -grip);
 }
 
 double drv_speed_toward(const DrvView *view, double target_speed_mps)

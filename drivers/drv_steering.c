@@ -11,6 +11,7 @@
  * the target lane is more dangerous than the driver's aggression tolerates), the same steering. Only the lateral
  * decision differs, which is what the comparison is about. */
 #include "drv_steering.h"
+#include "drv_math.h"
 
 #include "drv_beh.h"
 #include "drv_context.h"
@@ -91,11 +92,11 @@ static double drv_st_separation(const DrvView *view, const DrvPersonality *p, co
             continue;
         double radius = drv_st_half(view, o) + p->skirt_m;
         double dd = view->d_m - (o->d_m + noise_d_m);
-        double gap = fmax(drv_beh_gap_m(view, o), 0.0);
+        double gap = drv_fmax(drv_beh_gap_m(view, o), 0.0);
         double q = hypot(fabs(dd) / radius, gap / def->sep_long_m);
         if (q >= 1.0)
             continue;
-        double strength = fmin(1.0 / fmax(q, 1e-3) - 1.0, DRV_ST_SEP_MAX);
+        double strength = drv_fmin(1.0 / drv_fmax(q, 1e-3) - 1.0, DRV_ST_SEP_MAX);
         push += strength * drv_st_sign(dd);
     }
     return push;
@@ -128,7 +129,7 @@ static double drv_st_avoid(const DrvView *view, const DrvPersonality *p, double 
         double ttc = gap / closing;
         if (ttc >= horizon)
             continue;
-        double od = o->d_m + noise_d_m + o->lat_speed_mps * fmin(ttc, DRV_ST_MAX_PREDICT_S);
+        double od = o->d_m + noise_d_m + o->lat_speed_mps * drv_fmin(ttc, DRV_ST_MAX_PREDICT_S);
         double clear = drv_st_half(view, o) + p->skirt_m;
         double missing = clear - fabs(view->d_m - od);
         if (missing <= 0.0)
@@ -155,7 +156,7 @@ static double drv_st_draft(const DrvView *view, const DrvPersonality *p, bool on
         double faster = o->speed_mps - view->speed_mps;
         if (faster < -DRV_ST_DRAFT_SLOWER_OK_MPS)
             continue;
-        double w = (1.0 - gap / DRV_ST_DRAFT_RANGE_M) * fmin(1.0, 0.6 + 0.2 * (faster + DRV_ST_DRAFT_SLOWER_OK_MPS));
+        double w = (1.0 - gap / DRV_ST_DRAFT_RANGE_M) * drv_fmin(1.0, 0.6 + 0.2 * (faster + DRV_ST_DRAFT_SLOWER_OK_MPS));
         if (w > best)
             best = w, push = w * (o->d_m + noise_d_m - view->d_m);
     }
@@ -191,7 +192,7 @@ DrvSteeringForces drv_steering_forces(const DrvView *view, const DrvPersonality 
     double d_right = trk ? half_w - trk_width_right(trk, view->s_m, NULL) : -INFINITY;
     /* The sum is normalised by the seek weight, so alone on the track the target is the racing line itself (the
      * same path the context model drives) and a driver who values the line more is pushed off it less. */
-    double seek = fmax(def->seek_weight * (p->line_weight / 0.6), 0.05);
+    double seek = drv_fmax(def->seek_weight * (p->line_weight / 0.6), 0.05);
     DrvSteeringForces f;
     f.seek_m = seek * (line_d_m - view->d_m);
     f.separation_m = def->separation_weight * drv_st_separation(view, p, def, noise_d_m);
@@ -228,13 +229,13 @@ double drv_steering_danger_at(const DrvView *view, const DrvPersonality *p, doub
                 continue;
             double closing = view->speed_mps - o->speed_mps;
             double ttc = closing > 0.05 ? gap / closing : INFINITY;
-            double headway = gap / fmax(view->speed_mps, 5.0);
-            danger = fmax(drv_st_clamp01(1.0 - ttc / horizon),
+            double headway = gap / drv_fmax(view->speed_mps, 5.0);
+            danger = drv_fmax(drv_st_clamp01(1.0 - ttc / horizon),
                           DRV_ST_CLOSE_DANGER * drv_st_clamp01(1.0 - headway / DRV_ST_CLOSE_HEADWAY_S));
-            od2 = od + o->lat_speed_mps * fmin(ttc, DRV_ST_MAX_PREDICT_S);
+            od2 = od + o->lat_speed_mps * drv_fmin(ttc, DRV_ST_MAX_PREDICT_S);
         }
-        double v = drv_st_band(d_m, fmin(od, od2) - half, fmax(od, od2) + half, danger, p->skirt_m);
-        worst = fmax(worst, v);
+        double v = drv_st_band(d_m, drv_fmin(od, od2) - half, drv_fmax(od, od2) + half, danger, p->skirt_m);
+        worst = drv_fmax(worst, v);
     }
     return worst;
 }
@@ -249,8 +250,8 @@ static void drv_steering_decide(DrvDriver *driver, const DrvView *view, double k
 
     double half_w = 0.5 * view->width_m;
     double s_edge = s + v * DRV_ST_EDGE_LOOKAHEAD_S;
-    double d_left = fmin(trk_width_left(trk, s, &h->here), trk_width_left(trk, s_edge, &h->edge_ahead)) - half_w;
-    double d_right = half_w - fmin(trk_width_right(trk, s, &h->here), trk_width_right(trk, s_edge, &h->edge_ahead));
+    double d_left = drv_fmin(trk_width_left(trk, s, &h->here), trk_width_left(trk, s_edge, &h->edge_ahead)) - half_w;
+    double d_right = half_w - drv_fmin(trk_width_right(trk, s, &h->here), trk_width_right(trk, s_edge, &h->edge_ahead));
     double k_ahead = trk_curvature(trk, s + v * DRV_ST_STRAIGHT_LOOKAHEAD_S, &h->curv_ahead);
     bool on_straight = fabs(k_here) < DRV_ST_STRAIGHT_MAX_CURVATURE && fabs(k_ahead) < DRV_ST_STRAIGHT_MAX_CURVATURE;
 
@@ -262,7 +263,7 @@ static void drv_steering_decide(DrvDriver *driver, const DrvView *view, double k
         target = p->hysteresis * driver->steer_prev_target_m + (1.0 - p->hysteresis) * target;
     /* containment: never aim off the track (nor off the part that remains a moment ahead) */
     if (d_left > d_right)
-        target = fmax(d_right, fmin(d_left, target));
+        target = drv_fmax(d_right, drv_fmin(d_left, target));
     else
         target = 0.5 * (d_left + d_right);
     if (!isfinite(target))
