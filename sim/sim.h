@@ -44,7 +44,7 @@ typedef struct SimCar {
     double d_m;               /* lateral offset, left positive */
     double speed_mps;         /* along the track */
     double lat_speed_mps;     /* lateral, left positive */
-    double x_m, y_m, heading_rad; /* derived each tick, for drawing */
+    double x_m, y_m, heading_rad; /* for drawing: derived from this tick's state when read via sim_world_car */
     DrvControls last_controls;
     /* race */
     double race_dist_m;       /* distance covered since the start line, negative on the grid */

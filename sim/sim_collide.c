@@ -60,6 +60,7 @@ static void sim_resolve(SimWorld *w, SimCar *a, SimCar *b, double f)
     double share_a = mb / (ma + mb), share_b = ma / (ma + mb);
     if (pen_s < pen_d) {
         /* nose to tail: push apart along the track; race distance moves with s */
+        w->s_moved = true;
         a->s_m = trk_wrap_s(w->track, a->s_m - share_a * pen_s);
         a->race_dist_m -= share_a * pen_s;
         b->s_m = trk_wrap_s(w->track, b->s_m + share_b * pen_s);
@@ -82,6 +83,7 @@ static void sim_resolve(SimWorld *w, SimCar *a, SimCar *b, double f)
 void sim_collide(SimWorld *w)
 {
     sim_sort_by_s(w); /* integration moved the cars; nearly sorted, so this is cheap */
+    w->s_moved = false;
     int n = w->active_count;
     double reach = w->max_len_m;
     for (int k = 0; k < n; k++) {

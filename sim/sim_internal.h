@@ -77,6 +77,12 @@ typedef struct SimCarPriv {
     bool sliding;            /* the path needed more grip than there was this tick */
     bool was_off;            /* off the track at the end of the previous tick */
     bool active;             /* on track: running (finished and retired cars leave the track) */
+    /* The pose (SimCar x_m, y_m, heading_rad) is derived when it is read (sim_pose_refresh), not every tick: its
+     * atan2 and hypot were a third of the score stage, and only the viewer, the hash and the checks read it. The
+     * state it derives from is saved at the end of each tick, so a car that leaves the track keeps the pose of
+     * the tick before, exactly as when every tick computed it. */
+    bool pose_stale;
+    double pose_s_m, pose_d_m, pose_speed_mps, pose_lat_speed_mps;
 } SimCarPriv;
 
 typedef enum SimPairState {
@@ -94,6 +100,14 @@ typedef struct SimPair {
     long pass_tick;         /* tick the pending pass reached one car length ahead */
     unsigned char state;    /* SimPairState */
 } SimPair;
+
+/* A running car as the sense stage sees it, rebuilt in s order each tick: the DrvOther fields that do not depend
+ * on the viewer (copied whole into every view that shows the car), and what ds and laps_ahead come from. Walking
+ * this compact array instead of the big SimCar structs is most of the sense stage's speed. */
+typedef struct SimSensed {
+    DrvOther other; /* ds_m and laps_ahead are filled per viewer */
+    double s_m, race_dist_m;
+} SimSensed;
 
 struct SimWorld {
     SimWorldDef def;
@@ -118,6 +132,8 @@ struct SimWorld {
     DrvControls *controls;
     int *by_s;        /* running cars sorted by s (ties by id) */
     int active_count;
+    bool s_moved;     /* a collision moved a car along s this tick (so by_s may need sorting again) */
+    SimSensed *sensed; /* active_count entries in by_s order (the sense stage's snapshot) */
     int *order;       /* all cars in race order */
     SimPair *pairs;   /* car_count * car_count, upper triangle used */
     int *pending;     /* pair indices with a pass being confirmed */
@@ -143,19 +159,44 @@ double sim_time_at(const SimWorld *w, long tick);
 /* Removes a car from the running set (finished or retired): it leaves the track. */
 void sim_car_leave(SimWorld *w, int id);
 
-/* sim_view.c: sorts the running cars by s, then builds every driver's view from that snapshot. */
+/* fmin and fmax as glibc computes them (minsd/maxsd: the first operand when it wins the compare, else the second;
+ * a NaN operand yields the other one), without the library call: they run several times per car and tick, and
+ * the compiler inlines fmin/fmax only with -ffinite-math-only. Results stay bit-identical, signed zeros included. */
+static inline double sim_fmin(double a, double b) { return a < b || b != b ? a : b; }
+static inline double sim_fmax(double a, double b) { return a > b || b != b ? a : b; }
+
+/* Forward track distance from a to b in [0, length) (inline: the neighbour walks of three stages run on it). */
+static inline double sim_fwd_dist(const SimWorld *w, double from_s, double to_s)
+{
+    double f = to_s - from_s;
+    if (f < 0.0)
+        f += w->length_m;
+    if (f >= w->length_m)
+        f -= w->length_m;
+    return f;
+}
+
+/* sim_view.c: keeps the running cars sorted by s, and builds every driver's view (and the drafting factors) from
+ * the snapshot at the start of the tick. */
 void sim_sort_by_s(SimWorld *w);
 void sim_build_views(SimWorld *w);
-/* Forward track distance from a to b in [0, length). */
-double sim_fwd_dist(const SimWorld *w, double from_s, double to_s);
+/* The drafting drag factor of a follower given the bumper gap and lateral overlap (for tests and the viewer). */
+double sim_draft_factor(double gap_m, double overlap_frac, double car_len_m);
 
 /* sim_physics.c */
 void sim_integrate(SimWorld *w);
-void sim_update_pose(const SimWorld *w, SimCar *car, SimCarPriv *p);
-/* The drafting drag factor of a follower given the bumper gap and lateral overlap (for tests and the viewer). */
-double sim_draft_factor(double gap_m, double overlap_frac, double car_len_m);
-/* The drag factor a car gets from one car ahead of it by the forward centre distance f. */
-double sim_draft_of(const SimCar *me, const SimCar *ahead, double f_m);
+/* Saves the state a car's pose derives from (the end of a tick); the pose is computed when read. */
+static inline void sim_pose_save(const SimCar *c, SimCarPriv *p)
+{
+    p->pose_s_m = c->s_m;
+    p->pose_d_m = c->d_m;
+    p->pose_speed_mps = c->speed_mps;
+    p->pose_lat_speed_mps = c->lat_speed_mps;
+    p->pose_stale = true;
+}
+/* Computes the pose of car `id` from the saved state if it is stale. The pose is a cache of the public SimCar:
+ * readers of a const world (sim_world_car, the hash) refresh it, hence the cast inside. */
+void sim_pose_refresh(const SimWorld *w, int id);
 
 /* sim_collide.c */
 void sim_collide(SimWorld *w);

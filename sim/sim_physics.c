@@ -1,4 +1,4 @@
-/* sim_physics.c: drafting and integration in track coordinates.
+/* sim_physics.c: integration in track coordinates (the drafting factor it uses comes from the sense stage, sim_view.c).
  *
  * Model (per car, per tick, semi-implicit Euler with the fixed tick):
  *   - The path at a constant offset d has curvature kappa_path = kappa / (1 - kappa d); keeping to it needs a
@@ -20,49 +20,6 @@
 
 #include <math.h>
 
-/* fmin and fmax as glibc computes them (minsd/maxsd: the first operand when it wins the compare, else the second;
- * a NaN operand yields the other one), without the library call: they run several times per car and tick, and
- * the compiler inlines fmin/fmax only with -ffinite-math-only. Results stay bit-identical, signed zeros included. */
-static double sim_fmin(double a, double b) { return a < b || b != b ? a : b; }
-static double sim_fmax(double a, double b) { return a > b || b != b ? a : b; }
-
-/*----------------------------------------------------------------------------------------------------------------
- * Drafting
- *--------------------------------------------------------------------------------------------------------------*/
-
-double sim_draft_factor(double gap_m, double overlap_frac, double car_len_m)
-{
-    if (gap_m < 0.0 || overlap_frac <= 0.0)
-        return 1.0; /* alongside or not behind: no wake */
-    double closeness;
-    if (gap_m <= car_len_m)
-        closeness = 1.0;
-    else if (gap_m >= SIM_DRAFT_RANGE_M)
-        closeness = 0.0;
-    else
-        closeness = (SIM_DRAFT_RANGE_M - gap_m) / (SIM_DRAFT_RANGE_M - car_len_m);
-    if (overlap_frac > 1.0)
-        overlap_frac = 1.0;
-    return 1.0 - SIM_DRAFT_MAX * closeness * overlap_frac;
-}
-
-/* Lateral overlap of two cars divided by their mean width, 0..1. */
-static double sim_overlap_frac(const SimCar *a, const SimCar *b)
-{
-    double lo = sim_fmax(a->d_m - 0.5 * a->spec.width_m, b->d_m - 0.5 * b->spec.width_m);
-    double hi = sim_fmin(a->d_m + 0.5 * a->spec.width_m, b->d_m + 0.5 * b->spec.width_m);
-    double mean_w = 0.5 * (a->spec.width_m + b->spec.width_m);
-    return hi > lo ? (hi - lo) / mean_w : 0.0;
-}
-
-/* The drag factor `me` gets from car `c` ahead of it by the forward distance f (centre to centre). Computed in the
- * sense stage from the snapshot at the start of the tick, so the order of the cars does not matter. */
-double sim_draft_of(const SimCar *me, const SimCar *c, double f)
-{
-    double gap = f - 0.5 * (me->spec.length_m + c->spec.length_m);
-    return sim_draft_factor(gap, sim_overlap_frac(me, c), me->spec.length_m);
-}
-
 /*----------------------------------------------------------------------------------------------------------------
  * Integration
  *--------------------------------------------------------------------------------------------------------------*/
@@ -72,24 +29,40 @@ static double sim_finite_or_zero(double v)
     return isfinite(v) ? v : 0.0;
 }
 
-void sim_update_pose(const SimWorld *w, SimCar *c, SimCarPriv *p)
+void sim_pose_refresh(const SimWorld *w, int id)
 {
-    TrkPose pose = trk_pose_at(w->track, c->s_m, &p->hint);
-    c->x_m = pose.x_m + c->d_m * pose.nx;
-    c->y_m = pose.y_m + c->d_m * pose.ny;
+    SimCarPriv *p = &((SimWorld *)w)->priv[id];
+    if (!p->pose_stale)
+        return;
+    p->pose_stale = false;
+    SimCar *c = &((SimWorld *)w)->cars[id];
+    TrkPose pose = trk_pose_at(w->track, p->pose_s_m, NULL);
+    c->x_m = pose.x_m + p->pose_d_m * pose.nx;
+    c->y_m = pose.y_m + p->pose_d_m * pose.ny;
     /* direction of motion: speed along the tangent plus lateral speed along the normal */
-    double vx = c->speed_mps * pose.tx + c->lat_speed_mps * pose.nx;
-    double vy = c->speed_mps * pose.ty + c->lat_speed_mps * pose.ny;
+    double vx = p->pose_speed_mps * pose.tx + p->pose_lat_speed_mps * pose.nx;
+    double vy = p->pose_speed_mps * pose.ty + p->pose_lat_speed_mps * pose.ny;
     c->heading_rad = (vx == 0.0 && vy == 0.0) ? atan2(pose.ty, pose.tx) : atan2(vy, vx);
+}
+
+/* Whether (ax, ay) is surely no longer than grip, from squares alone: hypot costs as much as the rest of a car's
+ * integration, and most car-ticks are well inside the circle. The margin (1e-12 relative) is far above the rounding
+ * of the squares and of hypot (an ulp or two), so when this says yes hypot(ax, ay) <= grip too and the result is
+ * the same; the range test keeps the squares clear of overflow and of subnormals. NaN says no. */
+static bool sim_surely_within(double ax, double ay, double grip)
+{
+    double r2 = grip * grip * (1.0 - 1e-12);
+    return r2 > 1e-200 && r2 < 1e200 && ax * ax + ay * ay < r2;
 }
 
 /* The track under a car, kept with the s it belongs to: the next tick starts where this one ended. */
 static void sim_track_at(const SimWorld *w, SimCarPriv *p, double s_m)
 {
     p->geo_s_m = s_m;
-    p->kappa = trk_curvature(w->track, s_m, &p->hint);
-    p->width_left_m = trk_width_left(w->track, s_m, &p->hint);
-    p->width_right_m = trk_width_right(w->track, s_m, &p->hint);
+    TrkGeometry g = trk_geometry_at(w->track, s_m, &p->hint);
+    p->kappa = g.kappa;
+    p->width_left_m = g.left_m;
+    p->width_right_m = g.right_m;
 }
 
 static void sim_integrate_car(SimWorld *w, SimCar *c, SimCarPriv *p, const DrvControls *ctl)
@@ -108,11 +81,14 @@ static void sim_integrate_car(SimWorld *w, SimCar *c, SimCarPriv *p, const DrvCo
     double corner = v * v * kappa / scale;
     double ax = sim_fmax(-grip, sim_fmin(trk_car_drive_mps2(dyn, v), sim_finite_or_zero(ctl->long_accel_mps2)));
     double ay = corner + sim_finite_or_zero(ctl->lat_accel_mps2);
-    double demand = hypot(ax, ay);
-    p->sliding = demand > grip;
-    if (p->sliding) {
-        ax *= grip / demand;
-        ay *= grip / demand;
+    p->sliding = false;
+    if (!sim_surely_within(ax, ay, grip)) {
+        double demand = hypot(ax, ay);
+        p->sliding = demand > grip;
+        if (p->sliding) {
+            ax *= grip / demand;
+            ay *= grip / demand;
+        }
     }
 
     /* longitudinal: tyres minus drag (with the wake) minus grass */
@@ -138,7 +114,9 @@ static void sim_integrate_car(SimWorld *w, SimCar *c, SimCarPriv *p, const DrvCo
     double ds = v_new / scale * dt;
     p->prev_race_dist_m = c->race_dist_m;
     c->race_dist_m += ds;
-    c->s_m = trk_wrap_s(w->track, c->s_m + ds);
+    double s = c->s_m + ds;
+    /* trk_wrap_s's own fast path (s still on the lap, "+ 0.0" as it does) without the call: most ticks */
+    c->s_m = s >= 0.0 && s < w->length_m ? s + 0.0 : trk_wrap_s(w->track, s);
     c->speed_mps = v_new;
     c->lat_speed_mps = lat;
     c->d_m = d;

@@ -230,6 +230,8 @@ static void sim_score_passes(SimWorld *w)
 static bool sim_ahead_of(const SimWorld *w, int a, int b)
 {
     const SimCar *x = &w->cars[a], *y = &w->cars[b];
+    if (x->status == SIM_RUNNING && y->status == SIM_RUNNING) /* nearly every comparison: the rules below, shortened */
+        return x->race_dist_m != y->race_dist_m ? x->race_dist_m > y->race_dist_m : a < b;
     static const int rank[] = {1, 0, 2}; /* RUNNING, FINISHED, DNF */
     if (rank[x->status] != rank[y->status])
         return rank[x->status] < rank[y->status];
@@ -286,7 +288,8 @@ static void sim_score_end(SimWorld *w)
 
 void sim_score(SimWorld *w)
 {
-    sim_sort_by_s(w);
+    if (w->s_moved) /* only collisions moved cars along s since the collide stage sorted them */
+        sim_sort_by_s(w);
     for (int i = 0; i < w->car_count; i++)
         if (w->priv[i].active)
             sim_score_offtrack(w, &w->cars[i], &w->priv[i]);
@@ -299,5 +302,5 @@ void sim_score(SimWorld *w)
     sim_update_order(w);
     for (int i = 0; i < w->car_count; i++)
         if (w->priv[i].active)
-            sim_update_pose(w, &w->cars[i], &w->priv[i]);
+            sim_pose_save(&w->cars[i], &w->priv[i]);
 }

@@ -1,20 +1,12 @@
 /* sim_view.c: the sense stage (views and drafting). The running cars are kept sorted by track position (an insertion sort per tick:
  * the order barely changes between ticks, so it costs about n), and each driver's view lists the cars within
  * SIM_VIEW_AHEAD_M ahead and SIM_VIEW_BEHIND_M behind by walking that order from its own place: cost about n times
- * the cars in range, not n^2. Finished and retired cars have left the track and are not shown. */
+ * the cars in range, not n^2. The walk reads a compact snapshot of the running cars in s order (SimSensed), built
+ * once per tick, rather than the large public car structs. Finished and retired cars have left the track and are
+ * not shown. */
 #include "sim_internal.h"
 
 #include <math.h>
-
-double sim_fwd_dist(const SimWorld *w, double from_s, double to_s)
-{
-    double f = to_s - from_s;
-    if (f < 0.0)
-        f += w->length_m;
-    if (f >= w->length_m)
-        f -= w->length_m;
-    return f;
-}
 
 static bool sim_s_before(const SimCar *a, const SimCar *b)
 {
@@ -34,6 +26,47 @@ void sim_sort_by_s(SimWorld *w)
     }
 }
 
+/*----------------------------------------------------------------------------------------------------------------
+ * Drafting
+ *--------------------------------------------------------------------------------------------------------------*/
+
+double sim_draft_factor(double gap_m, double overlap_frac, double car_len_m)
+{
+    if (gap_m < 0.0 || overlap_frac <= 0.0)
+        return 1.0; /* alongside or not behind: no wake */
+    double closeness;
+    if (gap_m <= car_len_m)
+        closeness = 1.0;
+    else if (gap_m >= SIM_DRAFT_RANGE_M)
+        closeness = 0.0;
+    else
+        closeness = (SIM_DRAFT_RANGE_M - gap_m) / (SIM_DRAFT_RANGE_M - car_len_m);
+    if (overlap_frac > 1.0)
+        overlap_frac = 1.0;
+    return 1.0 - SIM_DRAFT_MAX * closeness * overlap_frac;
+}
+
+/* Lateral overlap of two cars divided by their mean width, 0..1. */
+static double sim_overlap_frac(const DrvOther *a, const DrvOther *b)
+{
+    double lo = sim_fmax(a->d_m - 0.5 * a->width_m, b->d_m - 0.5 * b->width_m);
+    double hi = sim_fmin(a->d_m + 0.5 * a->width_m, b->d_m + 0.5 * b->width_m);
+    double mean_w = 0.5 * (a->width_m + b->width_m);
+    return hi > lo ? (hi - lo) / mean_w : 0.0;
+}
+
+/* The drag factor `me` gets from car `c` ahead of it by the forward distance f (centre to centre). Computed from the
+ * snapshot at the start of the tick, so the order of the cars does not matter. */
+static double sim_draft_of(const DrvOther *me, const DrvOther *c, double f)
+{
+    double gap = f - 0.5 * (me->length_m + c->length_m);
+    return sim_draft_factor(gap, sim_overlap_frac(me, c), me->length_m);
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Views
+ *--------------------------------------------------------------------------------------------------------------*/
+
 /* (int)floor(v) without the library call; exact for |v| < 2^31 (clamped beyond: only nonsense states get there). */
 static int sim_floor_int(double v)
 {
@@ -43,18 +76,49 @@ static int sim_floor_int(double v)
     return v < (double)k ? k - 1 : k;
 }
 
-/* Another car as `me` sees it; ds is the signed shortest distance along the track. */
-static void sim_other(const SimWorld *w, const SimCar *me, const SimCar *c, double ds, DrvOther *o)
+/* What the walk from one car needs, in locals: the views are written through DrvOther pointers, which may alias any
+ * double, so the compiler would otherwise reload the world's fields after every store. */
+typedef struct SimWalk {
+    const SimSensed *sn;
+    int n;
+    double length_m, inv_length, s_m, race_dist_m;
+} SimWalk;
+
+/* Forward track distance, as sim_fwd_dist. */
+static double sim_walk_fwd(const SimWalk *wk, double from_s, double to_s)
 {
-    o->id = c->id;
+    double f = to_s - from_s;
+    if (f < 0.0)
+        f += wk->length_m;
+    if (f >= wk->length_m)
+        f -= wk->length_m;
+    return f;
+}
+
+/* Another car as the walker sees it; ds is the signed shortest distance along the track. */
+static void sim_other(const SimWalk *wk, const SimSensed *c, double ds, DrvOther *o)
+{
+    *o = c->other;
     o->ds_m = ds;
-    o->d_m = c->d_m;
-    o->speed_mps = c->speed_mps;
-    o->lat_speed_mps = c->lat_speed_mps;
-    o->length_m = c->spec.length_m;
-    o->width_m = c->spec.width_m;
     /* the race distance difference minus the physical one is a whole number of laps */
-    o->laps_ahead = sim_floor_int((c->race_dist_m - me->race_dist_m - ds) * w->inv_length + 0.5);
+    o->laps_ahead = sim_floor_int((c->race_dist_m - wk->race_dist_m - ds) * wk->inv_length + 0.5);
+}
+
+/* The snapshot the views are built from, in s order. */
+static void sim_sense_snapshot(SimWorld *w)
+{
+    for (int k = 0; k < w->active_count; k++) {
+        const SimCar *c = &w->cars[w->by_s[k]];
+        SimSensed *e = &w->sensed[k];
+        e->other = (DrvOther){.id = c->id,
+                              .d_m = c->d_m,
+                              .speed_mps = c->speed_mps,
+                              .lat_speed_mps = c->lat_speed_mps,
+                              .length_m = c->spec.length_m,
+                              .width_m = c->spec.width_m};
+        e->s_m = c->s_m;
+        e->race_dist_m = c->race_dist_m;
+    }
 }
 
 /* Walks the s order from the car at index k: behind first, then ahead; writes them in ascending ds. Drafting uses
@@ -62,16 +126,17 @@ static void sim_other(const SimWorld *w, const SimCar *me, const SimCar *c, doub
  * is the innermost loop of the sense stage). */
 static int sim_collect_others(SimWorld *w, int k, DrvOther *out)
 {
-    SimCar *me = &w->cars[w->by_s[k]];
-    const int *by_s = w->by_s;
-    int n = w->active_count;
-    double half = 0.5 * w->length_m;
+    const SimSensed *sn = w->sensed;
+    const SimWalk wk = {sn, w->active_count, w->length_m, w->inv_length, sn[k].s_m, sn[k].race_dist_m};
+    const DrvOther me = sn[k].other;
+    int n = wk.n;
+    double half = 0.5 * wk.length_m;
     double ahead_max = SIM_VIEW_AHEAD_M < half ? SIM_VIEW_AHEAD_M : half;
     double behind_max = SIM_VIEW_BEHIND_M < half ? SIM_VIEW_BEHIND_M : half;
     int behind = 0;
     for (int step = 1, j = k; step < n && behind < SIM_VIEW_MAX_OTHERS; step++) {
         j = j > 0 ? j - 1 : n - 1;
-        if (sim_fwd_dist(w, w->cars[by_s[j]].s_m, me->s_m) > behind_max)
+        if (sim_walk_fwd(&wk, sn[j].s_m, wk.s_m) > behind_max)
             break;
         behind++;
     }
@@ -80,32 +145,34 @@ static int sim_collect_others(SimWorld *w, int k, DrvOther *out)
     if (j < 0)
         j += n;
     for (int i = 0; i < behind; i++) {
-        const SimCar *c = &w->cars[by_s[j]];
-        sim_other(w, me, c, -sim_fwd_dist(w, c->s_m, me->s_m), &out[i]);
+        const SimSensed *c = &sn[j];
+        sim_other(&wk, c, -sim_walk_fwd(&wk, c->s_m, wk.s_m), &out[i]);
         j = j + 1 < n ? j + 1 : 0;
     }
     int count = behind;
     double draft = 1.0, draft_reach = SIM_DRAFT_RANGE_M + w->max_len_m;
-    for (int step = 1, a = k; step < n - behind && count < SIM_VIEW_MAX_OTHERS; step++) {
+    int ahead_end = n - behind < SIM_VIEW_MAX_OTHERS + 1 ? n - behind : SIM_VIEW_MAX_OTHERS + 1 - behind;
+    for (int step = 1, a = k; step < ahead_end; step++) {
         a = a + 1 < n ? a + 1 : 0;
-        const SimCar *c = &w->cars[by_s[a]];
-        double f = sim_fwd_dist(w, me->s_m, c->s_m);
+        const SimSensed *c = &sn[a];
+        double f = sim_walk_fwd(&wk, wk.s_m, c->s_m);
         if (f >= ahead_max)
             break;
         if (f < draft_reach) {
-            double df = sim_draft_of(me, c, f); /* in [1 - SIM_DRAFT_MAX, 1]: never NaN, so < is fmin */
+            double df = sim_draft_of(&me, &c->other, f); /* in [1 - SIM_DRAFT_MAX, 1]: never NaN, so < is fmin */
             if (df < draft)
                 draft = df;
         }
-        sim_other(w, me, c, f, &out[count++]);
+        sim_other(&wk, c, f, &out[count++]);
     }
-    w->priv[me->id].draft_factor = draft;
-    me->drafting_now = draft < 1.0;
+    w->priv[me.id].draft_factor = draft;
+    w->cars[me.id].drafting_now = draft < 1.0;
     return count;
 }
 
 void sim_build_views(SimWorld *w)
 {
+    sim_sense_snapshot(w);
     for (int k = 0; k < w->active_count; k++) {
         int id = w->by_s[k];
         const SimCar *c = &w->cars[id];

@@ -90,6 +90,7 @@ void sim_world_destroy(SimWorld *w)
     free(w->others);
     free(w->controls);
     free(w->by_s);
+    free(w->sensed);
     free(w->order);
     free(w->pairs);
     free(w->pending);
@@ -179,7 +180,7 @@ int sim_world_add_car(SimWorld *w, const SimCarDef *def)
     p->active = true;
     if (c->spec.length_m > w->max_len_m)
         w->max_len_m = c->spec.length_m;
-    sim_update_pose(w, c, p);
+    sim_pose_save(c, p);
     return id;
 }
 
@@ -191,6 +192,7 @@ static int sim_world_start(SimWorld *w)
     w->others = calloc(n * SIM_VIEW_MAX_OTHERS, sizeof *w->others);
     w->controls = calloc(n, sizeof *w->controls);
     w->by_s = calloc(n, sizeof *w->by_s);
+    w->sensed = calloc(n, sizeof *w->sensed);
     free(w->order); /* sim_world_order may have made a grid-order one before the start */
     w->order = calloc(n, sizeof *w->order);
     w->pairs = calloc(n * n, sizeof *w->pairs);
@@ -199,7 +201,7 @@ static int sim_world_start(SimWorld *w)
     w->cross_t = calloc(n, sizeof *w->cross_t);
     w->event_cap = 256;
     w->events = calloc((size_t)w->event_cap, sizeof *w->events);
-    if (!w->views || !w->others || !w->controls || !w->by_s || !w->order || !w->pairs || !w->pending ||
+    if (!w->views || !w->others || !w->controls || !w->by_s || !w->sensed || !w->order || !w->pairs || !w->pending ||
         !w->crossings || !w->cross_t || !w->events)
         return 1;
     for (size_t i = 0; i < n * n; i++) {
@@ -212,6 +214,7 @@ static int sim_world_start(SimWorld *w)
         w->order[i] = i;
     }
     w->started = true;
+    sim_sort_by_s(w); /* from then on each tick's score stage leaves it sorted for the next sense stage */
     sim_update_order(w);
     return 0;
 }
@@ -337,8 +340,7 @@ void sim_world_step(SimWorld *w)
         return;
     }
     double mark = w->timing ? sim_clock_ns() : 0.0;
-    /* sense */
-    sim_sort_by_s(w);
+    /* sense (by_s is sorted: the start or the last score stage sorted it, and cars leaving keep the order) */
     sim_build_views(w); /* and the drafting factors, from the same walk */
     sim_stage_end(w, SIM_STAGE_SENSE, &mark);
     /* think */
@@ -377,7 +379,10 @@ int sim_world_car_count(const SimWorld *w) { return w->car_count; }
 
 const SimCar *sim_world_car(const SimWorld *w, int id)
 {
-    return (id >= 0 && id < w->car_count) ? &w->cars[id] : NULL;
+    if (id < 0 || id >= w->car_count)
+        return NULL;
+    sim_pose_refresh(w, id);
+    return &w->cars[id];
 }
 
 const int *sim_world_order(const SimWorld *w)
@@ -448,8 +453,10 @@ uint64_t sim_world_hash(const SimWorld *w)
 {
     SimHash h = {14695981039346656037ULL};
     sim_hash_i(&h, w->tick);
-    for (int i = 0; i < w->car_count; i++)
+    for (int i = 0; i < w->car_count; i++) {
+        sim_pose_refresh(w, i);
         sim_hash_car(&h, &w->cars[i]);
+    }
     for (int i = 0; i < w->event_count; i++) {
         const SimEvent *e = &w->events[i];
         const long n[] = {e->tick, e->type, e->a, e->b, e->lap};
@@ -505,8 +512,10 @@ int sim_world_check(const SimWorld *w, char *err, size_t err_len)
         snprintf(err, err_len, "no world");
         return 1;
     }
-    for (int i = 0; i < w->car_count; i++)
+    for (int i = 0; i < w->car_count; i++) {
+        sim_pose_refresh(w, i);
         if (sim_check_car(w, &w->cars[i], err, err_len))
             return 1;
+    }
     return 0;
 }

@@ -195,6 +195,40 @@ static int test_laps_and_finish(void)
     return 0;
 }
 
+/* The pose (x, y, heading) is derived when read: it must be the pose of the car's state on track, and a car that
+ * has finished keeps the pose of its last tick on track however long the others go on. */
+static int pose_matches_state(const TrkTrack *t, const SimCar *c)
+{
+    TrkPose p = trk_pose_at(t, c->s_m, NULL);
+    double vx = c->speed_mps * p.tx + c->lat_speed_mps * p.nx, vy = c->speed_mps * p.ty + c->lat_speed_mps * p.ny;
+    return c->x_m == p.x_m + c->d_m * p.nx && c->y_m == p.y_m + c->d_m * p.ny && c->heading_rad == atan2(vy, vx);
+}
+
+static int test_pose_read_when_needed(void)
+{
+    TrkTrack *t = sim_tst_circle(200.0);
+    double len = trk_length(t);
+    SimWorld *w = sim_tst_world(t, 1);
+    SimTstDriver a = sim_tst_driver(40.0, 2.5), b = sim_tst_driver(30.0, -2.5);
+    sim_tst_add(w, "fast", 0.0, 2.5, 40.0, 0.0, &a, NULL);
+    sim_tst_add(w, "slow", len / 2.0, -2.5, 30.0, len / 2.0 - len, &b, NULL);
+    sim_tst_steps(w, 150);
+    TST_CHECK(pose_matches_state(t, sim_world_car(w, 0)) && pose_matches_state(t, sim_world_car(w, 1)));
+    /* run until the fast car has finished (the slow one is still going), then on for a while unread */
+    while (!sim_world_done(w) && sim_world_car(w, 0)->status != SIM_FINISHED)
+        sim_world_step(w);
+    TST_CHECK(sim_world_car(w, 0)->status == SIM_FINISHED && sim_world_car(w, 1)->status == SIM_RUNNING);
+    SimCar finished = *sim_world_car(w, 0);
+    sim_tst_steps(w, 200);
+    const SimCar *c = sim_world_car(w, 0);
+    TST_CHECK(c->x_m == finished.x_m && c->y_m == finished.y_m && c->heading_rad == finished.heading_rad);
+    TST_CHECK(isfinite(c->x_m) && isfinite(c->heading_rad));
+    TST_CHECK(pose_matches_state(t, sim_world_car(w, 1)));
+    sim_world_destroy(w);
+    trk_free(t);
+    return 0;
+}
+
 /* A snapshot of what one driver saw on its first tick. */
 typedef struct SpyDriver {
     SimTstDriver base;
@@ -390,6 +424,7 @@ int main(void)
     TST_RUN(test_rear_end_across_the_seam);
     TST_RUN(test_stalled_car_is_retired);
     TST_RUN(test_laps_and_finish);
+    TST_RUN(test_pose_read_when_needed);
     TST_RUN(test_view_contents);
     TST_RUN(test_result_independent_of_car_order);
     TST_RUN(test_determinism_hash_scripted);

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define PI 3.14159265358979323846
 
@@ -170,6 +171,29 @@ static int test_wrap_and_delta(void)
     TST_NEAR(trk_delta_s(t, 5.0, L - 5.0), -10.0, 1e-9);
     TST_NEAR(trk_delta_s(t, 0.0, 0.5 * L), -0.5 * L, 1e-9);
     TST_CHECK(trk_wrap_s(t, NAN) == 0.0);
+    trk_free(t);
+    return 0;
+}
+
+/* The combined lookup the simulation uses gives exactly what the three single queries give (the sim's results must
+ * not change with it), on and off the lap and at the seam. */
+static int test_geometry_at_matches_queries(void)
+{
+    TrkTrack *t = wavy_track();
+    TST_CHECK(t != NULL);
+    double L = trk_length(t);
+    const double extra[] = {0.0, L, -L, L - 1e-9, -1e-12, 3.0 * L + 7.25, NAN, INFINITY};
+    int n = 0, same = 0;
+    for (int k = 0; k < 1000 + (int)(sizeof extra / sizeof extra[0]); k++) {
+        double s = k < 1000 ? (k - 100) * L / 777.0 : extra[k - 1000];
+        int h1 = -5, h2 = -5;
+        TrkGeometry g = trk_geometry_at(t, s, &h1);
+        double kappa = trk_curvature(t, s, &h2), left = trk_width_left(t, s, NULL), right = trk_width_right(t, s, NULL);
+        n++;
+        same += memcmp(&g.kappa, &kappa, sizeof kappa) == 0 && memcmp(&g.left_m, &left, sizeof left) == 0 &&
+                memcmp(&g.right_m, &right, sizeof right) == 0 && h1 == h2;
+    }
+    TST_CHECK(same == n);
     trk_free(t);
     return 0;
 }
@@ -454,6 +478,7 @@ int main(void)
     TST_RUN(test_frenet_round_trip_everywhere);
     TST_RUN(test_frenet_incremental_hint);
     TST_RUN(test_wrap_and_delta);
+    TST_RUN(test_geometry_at_matches_queries);
     TST_RUN(test_circle_curvature);
     TST_RUN(test_racing_line_within_margins_and_smoother);
     TST_RUN(test_speed_profile_limits);

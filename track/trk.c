@@ -729,6 +729,19 @@ double trk_width_right(const TrkTrack *track, double s_m, int *hint)
     return trk_lerp_field(track, s_m, hint, offsetof(TrkSample, right_m));
 }
 
+TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint)
+{
+    double f;
+    int i = trk_locate(track, s_m, &f);
+    const TrkSample *a = &track->samples[i], *b = &track->samples[trk_next_i(track, i)];
+    if (hint)
+        *hint = i;
+    /* the same interpolation as trk_lerp_field */
+    TrkGeometry g = {a->kappa + f * (b->kappa - a->kappa), a->left_m + f * (b->left_m - a->left_m),
+                     a->right_m + f * (b->right_m - a->right_m)};
+    return g;
+}
+
 double trk_line_d(const TrkTrack *track, double s_m, int *hint)
 {
     return trk_lerp_field(track, s_m, hint, offsetof(TrkSample, line_d_m));

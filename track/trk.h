@@ -82,6 +82,14 @@ int trk_to_frenet(const TrkTrack *track, double x_m, double y_m, double *s_m, do
 double trk_curvature(const TrkTrack *track, double s_m, int *hint); /* 1/m, signed, left positive */
 double trk_width_left(const TrkTrack *track, double s_m, int *hint);  /* m, > 0 */
 double trk_width_right(const TrkTrack *track, double s_m, int *hint); /* m, > 0 */
+/* The three above from one sample lookup (the simulation reads them together every car-tick); each value is
+ * bit-identical to its own query. */
+typedef struct TrkGeometry {
+    double kappa;   /* 1/m, as trk_curvature */
+    double left_m;  /* as trk_width_left */
+    double right_m; /* as trk_width_right */
+} TrkGeometry;
+TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint);
 
 /* Racing line: lateral offset d(s) of the minimum-curvature line, m; its curvature (1/m, signed). */
 double trk_line_d(const TrkTrack *track, double s_m, int *hint);
