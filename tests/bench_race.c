@@ -5,7 +5,8 @@
  *   - 10, 40 and 100 cars (the default grid repeated) over the first 60 s, when the field is one pack;
  *   - the default race's first 60 s with every driver's slot count set to 8, 16, 32 and 64; for these the share of
  *     think spent in the resolver is measured by replaying each tick's post-processed maps (drv_debug) through the
- *     driver's resolver in batches, so no clock runs inside a driver.
+ *     driver's resolver in batches, so no clock runs inside a driver;
+ *   - the whole default race with every driver deciding at 100, 50, 25 and 10 Hz ([map] decide_hz).
  * Targets (see the README): per car-tick under 100 ns at 32 slots; 100 cars no more than 2x the cost per car-tick
  * of 10. Exits 0 whether targets are met or not; 1 only when a race cannot be built. */
 #include "bench.h"
@@ -69,7 +70,8 @@ static void bench_replay_add(BenchReplay *rp, SimSession *s, const double *d_bef
 
 /* One session of `race` (with `cars` entries when > 0, the grid repeated; every driver's slots set when > 0), run
  * for max_ticks or to the end. With rp, the resolver is replayed (outside the timed stages). */
-static int bench_session(const SimRace *base, int cars, int slots, long max_ticks, BenchReplay *rp, BenchRun *r)
+static int bench_session(const SimRace *base, int cars, int slots, double decide_hz, long max_ticks, BenchReplay *rp,
+                         BenchRun *r)
 {
     static SimRace race; /* large: kept off the stack */
     race = *base;
@@ -81,6 +83,9 @@ static int bench_session(const SimRace *base, int cars, int slots, long max_tick
     if (slots > 0)
         for (int k = 0; k < race.entry_count; k++)
             race.entries[k].personality.slots = slots;
+    if (decide_hz > 0.0)
+        for (int k = 0; k < race.entry_count; k++)
+            race.entries[k].personality.decide_hz = decide_hz;
     SimSessionDef def = sim_default_session_def(&race);
     char err[TRK_ERR_LEN];
     SimSession *s = sim_session_create(&race, &def, err, sizeof err);
@@ -119,12 +124,13 @@ static int bench_session(const SimRace *base, int cars, int slots, long max_tick
     return 0;
 }
 
-static int bench_best_session(const SimRace *race, int cars, int slots, long max_ticks, int reps, BenchRun *best)
+static int bench_best_session(const SimRace *race, int cars, int slots, double decide_hz, long max_ticks, int reps,
+                              BenchRun *best)
 {
     memset(best, 0, sizeof *best);
     for (int rep = 0; rep < reps; rep++) {
         BenchRun r;
-        if (bench_session(race, cars, slots, max_ticks, NULL, &r) != 0)
+        if (bench_session(race, cars, slots, decide_hz, max_ticks, NULL, &r) != 0)
             return 1;
         bench_keep_best(best, &r);
     }
@@ -141,7 +147,7 @@ static int bench_scaling(const SimRace *race)
     double per[3];
     for (int i = 0; i < 3; i++) {
         BenchRun r;
-        if (bench_best_session(race, counts[i], 0, BENCH_PACK_TICKS, 2, &r) != 0)
+        if (bench_best_session(race, counts[i], 0, 0.0, BENCH_PACK_TICKS, 2, &r) != 0)
             return 1;
         char label[16];
         snprintf(label, sizeof label, "%d", counts[i]);
@@ -174,7 +180,7 @@ static int bench_slots(const SimRace *race)
         for (int rep = 0; rep < 2; rep++) { /* best of two, resolver included */
             rp.ns = 0.0;
             rp.resolved = 0;
-            if (bench_session(race, 0, slots[i], BENCH_PACK_TICKS, &rp, &r) != 0)
+            if (bench_session(race, 0, slots[i], 0.0, BENCH_PACK_TICKS, &rp, &r) != 0)
                 return 1;
             double per = rp.resolved ? rp.ns / (double)rp.resolved : 0.0;
             resolve_ns = rep == 0 || per < resolve_ns ? per : resolve_ns;
@@ -194,6 +200,25 @@ static int bench_slots(const SimRace *race)
     return 0;
 }
 
+/* The whole default race with every driver at a lower decision rate ([map] decide_hz; the README has what each rate
+ * costs in collisions and pace). */
+static int bench_decide(const SimRace *race)
+{
+    printf("\n  decision rate (every driver), the whole default race, best of 1\n");
+    bench_header("decide_hz");
+    static const double rates[] = {100.0, 50.0, 25.0, 10.0};
+    for (int i = 0; i < 4; i++) {
+        BenchRun r;
+        if (bench_best_session(race, 0, 0, rates[i], 100000000L, 1, &r) != 0)
+            return 1;
+        char label[16];
+        snprintf(label, sizeof label, "%.0f Hz", rates[i]);
+        bench_row(label, &r);
+        printf("  %-10s %.0f ms stepping\n", "", 1e3 * r.wall_s);
+    }
+    return 0;
+}
+
 int main(void)
 {
     static SimRace race;
@@ -207,7 +232,7 @@ int main(void)
     printf("bench_race: races with the real drivers (%s)\n", BENCH_RACE);
     BenchRun full;
     t0 = bench_now_s();
-    if (bench_best_session(&race, 0, 0, 100000000L, 1, &full) != 0)
+    if (bench_best_session(&race, 0, 0, 0.0, 100000000L, 1, &full) != 0)
         return 1;
     double total_s = bench_now_s() - t0;
     printf("  default race: %d cars, %d laps, %ld ticks: %.0f ms stepping, %.0f ms with setup (loading the race "
@@ -215,7 +240,7 @@ int main(void)
            full.cars, race.laps, full.ticks, 1e3 * full.wall_s, 1e3 * (total_s + load_s), 1e3 * load_s);
     bench_header("race");
     bench_row("default", &full);
-    if (bench_scaling(&race) != 0 || bench_slots(&race) != 0)
+    if (bench_scaling(&race) != 0 || bench_slots(&race) != 0 || bench_decide(&race) != 0)
         return 1;
     return 0;
 }
