@@ -128,9 +128,9 @@ static const DrvOther *drv_car_in_path(const DrvView *view, double target_d_m)
 /* The fastest we may close on a car ahead whose lane we aim for: at this speed the difference can still be shed
  * before the gap (less a margin) is gone, braking with a share of the grip and keeping the rest in reserve for the
  * lead braking too, m/s. */
-static double drv_close_speed(const DrvView *view, const DrvDriver *driver, const DrvOther *o)
+static double drv_close_speed(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o)
 {
-    double a = DRV_CLOSE_BRAKE_SHARE * driver->p.grip_use * trk_car_grip_mps2(&driver->car, view->speed_mps);
+    double a = DRV_CLOSE_BRAKE_SHARE * driver->p.grip_use * here->grip_mps2;
     double room = drv_fmax(drv_beh_gap_m(view, o) - DRV_FOLLOW_MIN_GAP_M, 0.0);
     return o->speed_mps + sqrt(2.0 * a * room);
 }
@@ -161,9 +161,15 @@ static const DrvOther *drv_car_on_course(const DrvDriver *driver, const DrvView 
             /* where the line runs from the car's position now to where we would catch it */
             double closing = view->speed_mps - o->speed_mps;
             double t_meet = closing > 0.1 ? drv_fmin(drv_beh_gap_m(view, o) / closing, DRV_COURSE_MEET_MAX_S) : 0.0;
-            for (int k = 0; k < DRV_COURSE_SAMPLES; k++) {
-                double s_k = view->s_m + o->ds_m + o->speed_mps * t_meet * k / (DRV_COURSE_SAMPLES - 1.0);
-                double at = w * trk_line_d(driver->track, s_k, NULL) + (1.0 - w) * target_d;
+            /* not closing in (t_meet 0): every sample is the same point, and the min and max of one are those of
+             * all */
+            int samples = t_meet > 0.0 ? DRV_COURSE_SAMPLES : 1;
+            double s_k[DRV_COURSE_SAMPLES], line_k[DRV_COURSE_SAMPLES];
+            for (int k = 0; k < samples; k++)
+                s_k[k] = view->s_m + o->ds_m + o->speed_mps * t_meet * k / (DRV_COURSE_SAMPLES - 1.0);
+            trk_line_d_n(driver->track, s_k, line_k, samples);
+            for (int k = 0; k < samples; k++) {
+                double at = w * line_k[k] + (1.0 - w) * target_d;
                 lo = drv_fmin(lo, at), hi = drv_fmax(hi, at);
             }
         }
@@ -223,10 +229,12 @@ static double drv_single_file_speed(const DrvDriver *driver, const DrvView *view
         return INFINITY;
     double lo = INFINITY, hi = -INFINITY;
     double reach = drv_fmax(DRV_FILE_MIN_LOOK_M, view->speed_mps * p->lookahead_s * DRV_FILE_LOOK_SHARE);
-    for (int k = 0; k < DRV_FILE_SAMPLES; k++) {
-        double at = trk_line_d(driver->track, view->s_m + reach * k / (DRV_FILE_SAMPLES - 1.0), NULL);
-        lo = drv_fmin(lo, at), hi = drv_fmax(hi, at);
-    }
+    double s_k[DRV_FILE_SAMPLES], line_k[DRV_FILE_SAMPLES];
+    for (int k = 0; k < DRV_FILE_SAMPLES; k++)
+        s_k[k] = view->s_m + reach * k / (DRV_FILE_SAMPLES - 1.0);
+    trk_line_d_n(driver->track, s_k, line_k, DRV_FILE_SAMPLES);
+    for (int k = 0; k < DRV_FILE_SAMPLES; k++)
+        lo = drv_fmin(lo, line_k[k]), hi = drv_fmax(hi, line_k[k]);
     if (hi - lo < DRV_FILE_SWEEP_M)
         return INFINITY;
     double overlap = DRV_FILE_GAP_M - drv_beh_gap_m(view, beside);
@@ -268,11 +276,12 @@ static void drv_debug_fill(DrvDebug *dbg, const DrvContextMap *map, const DrvRes
 /* Off the racing line the line's speed plan does not hold: a car holding another offset through a corner follows
  * another path. The caps of the lane it aims for (which brake for every corner ahead on that lane, with grip left
  * to steer back: drv_lanes.h) and of the path under it right now. */
-static double drv_offline_speed(DrvDriver *driver, const DrvView *view, double target_d, double k_here)
+static double drv_offline_speed(DrvDriver *driver, const DrvView *view, double target_d, const DrvHere *here)
 {
+    double k_here = here->spot.kappa;
     double v_lane = drv_lanes_speed(driver->lanes, view->s_m, target_d);
     double kp = fabs(k_here / drv_fmax(1.0 - k_here * view->d_m, 0.2));
-    double g = driver->p.grip_use * DRV_LANES_GRIP_SHARE * trk_car_grip_mps2(&driver->car, view->speed_mps);
+    double g = driver->p.grip_use * DRV_LANES_GRIP_SHARE * here->grip_mps2;
     return kp > 1e-6 ? drv_fmin(v_lane, sqrt(g / kp)) : v_lane;
 }
 
@@ -280,22 +289,20 @@ static double drv_offline_speed(DrvDriver *driver, const DrvView *view, double t
  * acceleration fed forward (the line's d' and d''), so it is on the line when the speed plan expects it there;
  * elsewhere it steers to the chosen offset. Between the two the weights blend. */
 static double drv_context_steer(DrvDriver *driver, const DrvView *view, double target_d, double line_ahead_d,
-                                double k_here)
+                                const DrvHere *here)
 {
-    const TrkTrack *trk = driver->track;
-    DrvHints *h = &driver->hints;
-    double s = view->s_m, v = view->speed_mps;
+    double s = view->s_m, v = view->speed_mps, k_here = here->spot.kappa, grip = here->control_grip.steer_mps2;
     double w = drv_line_weight(target_d, line_ahead_d);
-    double line_here = trk_line_d(trk, s, &h->line_here);
+    double line_here = here->spot.line_d_m;
     if (w <= 0.0)
-        return drv_steer_toward_ff(view, target_d, 0.0, 0.0, k_here);
-    double line_next = trk_line_d(trk, s + DRV_LINE_FF_STEP_M, &h->line_next);
-    double k_line = trk_line_curvature(trk, s, &h->line_here);
+        return drv_steer_toward_grip(view, target_d, 0.0, 0.0, k_here, grip);
+    double line_next = trk_line_d(driver->track, s + DRV_LINE_FF_STEP_M, &driver->hints.line_next);
+    double k_line = here->spot.line_kappa;
     double scale = drv_fmax(1.0 - k_here * line_here, 0.2);
     double lat_ff = (v / scale) * (line_next - line_here) / DRV_LINE_FF_STEP_M;
     double acc_ff = v * v * (k_line - k_here / scale);
     double d = w * line_here + (1.0 - w) * target_d;
-    return drv_steer_toward_ff(view, d, w * lat_ff, w * acc_ff, k_here);
+    return drv_steer_toward_grip(view, d, w * lat_ff, w * acc_ff, k_here, grip);
 }
 
 /* The fastest lateral speed toward an edge `room_m` away (car centre, less DRV_EDGE_KEEP_M) from which the car can
@@ -312,12 +319,11 @@ static double drv_edge_speed(double room_m, double g)
  * than a dodge share; (3) otherwise the lateral demand (path plus move) first, and the throttle gets what is left. The
  * longitudinal request always gets what the lateral leaves, so the total stays inside the circle and the car does
  * what its plan assumed. In: the speed control's ax and the steering's lateral request (d''); both are rewritten. */
-static void drv_share_grip(const DrvDriver *driver, const DrvView *view, double k_here, double *ax, double *lat)
+static void drv_share_grip(const DrvDriver *driver, const DrvView *view, const DrvHere *here, double *ax, double *lat)
 {
-    const TrkTrack *trk = driver->track;
-    double v = view->speed_mps, d = view->d_m, lat_v = view->lat_speed_mps;
+    double v = view->speed_mps, d = view->d_m, lat_v = view->lat_speed_mps, k_here = here->spot.kappa;
     /* a driver whose plan uses more than the margin (a late braker) may use what its plan uses */
-    double g = drv_fmin(1.0, drv_fmax(DRV_GRIP_MARGIN, driver->p.grip_use + 0.01)) * trk_car_grip_mps2(&driver->car, v);
+    double g = drv_fmin(1.0, drv_fmax(DRV_GRIP_MARGIN, driver->p.grip_use + 0.01)) * here->grip_mps2;
     double corner = v * v * k_here / drv_fmax(1.0 - k_here * d, 0.2); /* the path's own need at this offset */
     double ay = corner + *lat;                                    /* what the tyres are asked for sideways */
     double cap = g;
@@ -325,8 +331,7 @@ static void drv_share_grip(const DrvDriver *driver, const DrvView *view, double 
         cap = sqrt(drv_fmax(g * g - *ax * *ax, DRV_DODGE_SHARE * DRV_DODGE_SHARE * g * g));
     ay = drv_fmax(-cap, drv_fmin(cap, ay));
     /* staying on the track comes before braking */
-    int hint = driver->hints.here;
-    double wl = trk_width_left(trk, view->s_m, &hint), wr = trk_width_right(trk, view->s_m, &hint);
+    double wl = here->spot.left_m, wr = here->spot.right_m;
     ay = drv_fmin(ay, corner + (drv_edge_speed(wl - d, g) - lat_v) / DRV_EDGE_TAU_S);
     ay = drv_fmax(ay, corner + (-drv_edge_speed(d + wr, g) - lat_v) / DRV_EDGE_TAU_S);
     /* off the track, rejoin at a walking pace across the track: the grass pushes the car back as well, and it
@@ -341,18 +346,30 @@ static void drv_share_grip(const DrvDriver *driver, const DrvView *view, double 
     *lat = ay - corner;
 }
 
+/* The track, the line, the plan and the grip at the car, read once a tick: the decision and the control (speed
+ * plan, off-line caps, steering, friction circle) all read them, each look-up a separate search before. */
+void drv_context_here(DrvDriver *driver, const DrvView *view, DrvHere *here)
+{
+    DrvHints *h = &driver->hints;
+    here->spot = trk_spot_at(driver->track, view->s_m, &h->here);
+    h->line_here = h->here; /* the same sample: the racing line at the car */
+    here->line_speed_mps = trk_speed_at(driver->profile, view->s_m, &h->profile);
+    here->grip_mps2 = trk_car_grip_mps2(&driver->car, view->speed_mps);
+    here->control_grip = drv_control_grip(view);
+}
+
 /* Speed and steering toward a chosen offset, shared by both driver models so comparisons are fair: the speed plan,
  * then the car ahead when `braking` (no lane free enough), the no-time-to-clear limit, the off-line limit; then the
  * friction-circle split between braking and steering, and line-tracking steering. */
-void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d, double line_d_m, double k_here,
-                         bool braking, DrvControls *out)
+void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d, double line_d_m,
+                         const DrvHere *here, bool braking, DrvControls *out)
 {
     const DrvPersonality *p = &driver->p;
     DrvHints *h = &driver->hints;
     double s = view->s_m, v = view->speed_mps;
     /* speed: the plan, then the car ahead when no lane is free enough */
     double ahead_m = drv_fmax(1.0, v * DRV_PROFILE_LOOKAHEAD_S);
-    double v_plan = trk_speed_at(driver->profile, s, &h->profile) * driver->noise.speed_scale;
+    double v_plan = here->line_speed_mps * driver->noise.speed_scale;
     double v_next = trk_speed_at(driver->profile, s + ahead_m, &h->profile_ahead) * driver->noise.speed_scale;
     /* the plan's own acceleration at our speed: v dv/ds */
     double a_plan = v * (v_next - v_plan) / ahead_m;
@@ -365,25 +382,25 @@ void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d
      * room to shed the speed (the danger of a car ahead passes the aggression only when contact is close) */
     const DrvOther *lead = drv_car_on_course(driver, view, target_d, line_d_m);
     if (lead != NULL)
-        target_v = drv_fmin(target_v, drv_close_speed(view, driver, lead));
+        target_v = drv_fmin(target_v, drv_close_speed(view, driver, here, lead));
     target_v = drv_fmin(target_v, drv_no_time_to_clear(view, p));
     target_v = drv_fmin(target_v, drv_single_file_speed(driver, view, p));
     /* off the line now, or aiming off it: the lanes' caps, in proportion */
-    double line_here = trk_line_d(driver->track, s, &h->line_here);
+    double line_here = here->spot.line_d_m;
     double off_here = drv_fmax(fabs(view->d_m - line_here) - DRV_LINE_TRACK_TOL_M, 0.0);
     double off_aim = drv_fmax(fabs(target_d - line_d_m) - DRV_LINE_TRACK_TOL_M, 0.0);
     double w_line = drv_line_weight(drv_fmax(off_here, off_aim), 0.0);
     if (w_line < 1.0) {
-        double v_off = drv_offline_speed(driver, view, target_d, k_here);
+        double v_off = drv_offline_speed(driver, view, target_d, here);
         if (v_off < v_plan)
             target_v = drv_fmin(target_v, v_plan - (1.0 - w_line) * (v_plan - v_off));
     }
     if (target_v < v_plan)
         a_plan = drv_fmin(a_plan, 0.0); /* following a car: the plan's slope no longer applies, only its braking */
 
-    double ax = drv_speed_toward_ff(view, target_v, a_plan);
-    double lat = drv_context_steer(driver, view, target_d, line_d_m, k_here);
-    drv_share_grip(driver, view, k_here, &ax, &lat);
+    double ax = drv_speed_toward_grip(view, target_v, a_plan, here->control_grip.speed_mps2);
+    double lat = drv_context_steer(driver, view, target_d, line_d_m, here);
+    drv_share_grip(driver, view, here, &ax, &lat);
     out->long_accel_mps2 = ax;
     out->lat_accel_mps2 = lat;
     out->target_d_m = target_d;
@@ -391,7 +408,7 @@ void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d
 }
 
 /* A decision: behaviours -> post -> resolve, into driver->plan (and the inspector's copy of the maps). */
-static void drv_context_decide(DrvDriver *driver, const DrvView *view, double k_here, double line_d_m)
+static void drv_context_decide(DrvDriver *driver, const DrvView *view, const DrvHere *here, double line_d_m)
 {
     const DrvPersonality *p = &driver->p;
     /* Alone, the maps would hold only the line and the track limits (which the line lies inside): the line is the
@@ -418,11 +435,12 @@ static void drv_context_decide(DrvDriver *driver, const DrvView *view, double k_
 
     /* track facts at the car and ahead */
     double half_w = 0.5 * view->width_m;
-    double d_left = trk_width_left(trk, s, &h->here) - half_w;
-    double d_right = half_w - trk_width_right(trk, s, &h->here);
-    double s_edge = s + v * DRV_EDGE_LOOKAHEAD_S;
-    double d_left_ahead = trk_width_left(trk, s_edge, &h->edge_ahead) - half_w;
-    double d_right_ahead = half_w - trk_width_right(trk, s_edge, &h->edge_ahead);
+    double d_left = here->spot.left_m - half_w;
+    double d_right = half_w - here->spot.right_m;
+    TrkGeometry edge = trk_geometry_at(trk, s + v * DRV_EDGE_LOOKAHEAD_S, &h->edge_ahead);
+    double d_left_ahead = edge.left_m - half_w;
+    double d_right_ahead = half_w - edge.right_m;
+    double k_here = here->spot.kappa;
     double k_ahead = trk_curvature(trk, s + v * DRV_STRAIGHT_LOOKAHEAD_S, &h->curv_ahead);
     DrvBehCtx ctx = {
         .half_width_m = half_w,
@@ -431,9 +449,9 @@ static void drv_context_decide(DrvDriver *driver, const DrvView *view, double k_
         .d_left_ahead_m = d_left_ahead,
         .d_right_ahead_m = d_right_ahead,
         .on_straight = fabs(k_here) < DRV_STRAIGHT_MAX_CURVATURE && fabs(k_ahead) < DRV_STRAIGHT_MAX_CURVATURE,
-        .grip_mps2 = trk_car_grip_mps2(&driver->car, v),
+        .grip_mps2 = here->grip_mps2,
         .noise_d_m = driver->noise.d_m,
-        .line_speed_mps = trk_speed_at(driver->profile, s, &h->profile),
+        .line_speed_mps = here->line_speed_mps,
         .lanes = driver->lanes,
     };
 
@@ -459,11 +477,12 @@ void drv_context_think(DrvDriver *driver, const DrvView *view, bool decide, DrvC
     DrvHints *h = &driver->hints;
     double s = view->s_m, v = view->speed_mps;
     drv_noise_update(driver, view);
-    double k_here = trk_curvature(trk, s, &h->here);
+    DrvHere here;
+    drv_context_here(driver, view, &here);
     /* the racing line's target point moves with the car: read every tick, also between decisions */
     double line_d = trk_line_d(trk, s + 2.0 + v * DRV_LINE_LOOKAHEAD_FRACTION * p->lookahead_s, &h->line_ahead);
     if (decide)
-        drv_context_decide(driver, view, k_here, line_d);
+        drv_context_decide(driver, view, &here, line_d);
     double target_d = driver->plan.on_line ? line_d : driver->plan.target_d_m;
-    drv_context_control(driver, view, target_d, line_d, k_here, driver->plan.braking, out);
+    drv_context_control(driver, view, target_d, line_d, &here, driver->plan.braking, out);
 }

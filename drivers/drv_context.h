@@ -18,9 +18,20 @@ double drv_context_follow_speed(const DrvView *view, const DrvPersonality *p, co
 /* Redraws the reaction noise when its period is over (both models call it first thing in a tick). */
 void drv_noise_update(DrvDriver *driver, const DrvView *view);
 
+/* What a tick reads at the car's own arc length, looked up once (the decision and the control both read it). */
+typedef struct DrvHere {
+    TrkSpot spot;                /* the track and the racing line at the car */
+    double line_speed_mps;       /* the speed plan at the car, before the noise scale */
+    double grip_mps2;            /* the driver's car's grip at its speed */
+    DrvControlGrip control_grip; /* the grip the low-level steering and speed control count on */
+} DrvHere;
+
+/* Reads DrvHere for this tick (and keeps the driver's track hints). */
+void drv_context_here(DrvDriver *driver, const DrvView *view, DrvHere *here);
+
 /* Speed plan, following, and steering toward target_d (both models use it, so comparisons are fair). line_d_m is
- * the racing line at the line's lookahead point, k_here the track curvature at the car. Fills every field of out. */
-void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d, double line_d_m, double k_here,
-                         bool braking, DrvControls *out);
+ * the racing line at the line's lookahead point, `here` this tick's drv_context_here. Fills every field of out. */
+void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d, double line_d_m,
+                         const DrvHere *here, bool braking, DrvControls *out);
 
 #endif

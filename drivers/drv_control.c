@@ -19,21 +19,27 @@
 double drv_steer_toward_ff(const DrvView *view, double target_d_m, double target_lat_mps, double feedforward_mps2,
                            double curvature_per_m)
 {
+    return drv_steer_toward_grip(view, target_d_m, target_lat_mps, feedforward_mps2, curvature_per_m,
+                                 drv_control_grip(view).steer_mps2);
+}
+
+double drv_steer_toward_grip(const DrvView *view, double target_d_m, double target_lat_mps, double feedforward_mps2,
+                             double curvature_per_m, double grip_mps2)
+{
     double v = view->speed_mps;
-    double grip = view->car ? trk_car_grip_mps2(view->car, v) : 0.8 * TRK_GRAVITY_MPS2;
     /* The tyres already hold the car on the path at its offset: v^2 kappa / (1 - kappa d). Whatever d'' we ask is
      * added to that, so the room toward the inside of a corner is small and toward the outside large. The sim
      * limits the combined demand; the grip is split between braking and moves later (drv_share_grip). When the
      * path alone needs more than the grip, the car is asked to run wide rather than to slide. */
     double scale = drv_fmax(1.0 - curvature_per_m * view->d_m, 0.2);
     double corner = v * v * curvature_per_m / scale;
-    double g = DRV_STEER_GRIP_MARGIN * grip;
+    double g = DRV_STEER_GRIP_MARGIN * grip_mps2;
     double a_max = g - corner;  /* toward the left */
     double a_min = -g - corner; /* toward the right */
     double e = target_d_m - view->d_m;
     /* the fastest lateral speed from which we can still stop at the target, or proportional near it */
     /* stopping a leftward move needs rightward room, and never more than a braking zone would leave */
-    double brake = drv_fmax(drv_fmin(e > 0.0 ? -a_min : a_max, DRV_STEER_PLAN_SHARE * grip), 0.1 * grip);
+    double brake = drv_fmax(drv_fmin(e > 0.0 ? -a_min : a_max, DRV_STEER_PLAN_SHARE * grip_mps2), 0.1 * grip_mps2);
     double v_stop = sqrt(2.0 * DRV_STEER_STOP_FRACTION * brake * fabs(e));
     double v_des = drv_fmin(v_stop, DRV_STEER_POS_GAIN * fabs(e));
     if (e < 0.0)
@@ -55,11 +61,15 @@ double drv_steer_toward(const DrvView *view, double target_d_m)
 
 double drv_speed_toward_ff(const DrvView *view, double target_speed_mps, double feedforward_mps2)
 {
+    return drv_speed_toward_grip(view, target_speed_mps, feedforward_mps2, drv_control_grip(view).speed_mps2);
+}
+
+double drv_speed_toward_grip(const DrvView *view, double target_speed_mps, double feedforward_mps2, double grip_mps2)
+{
     double v = view->speed_mps;
-    double grip = view->car ? trk_car_grip_mps2(view->car, v) : TRK_GRAVITY_MPS2;
     double a = feedforward_mps2 + DRV_SPEED_GAIN * (target_speed_mps - v);
     /* the sim clips throttle to engine power; braking beyond the tyres only locks them */
-    return drv_fmax(a, -grip);
+    return drv_fmax(a, -grip_mps2);
 }
 
 double drv_speed_toward(const DrvView *view, double target_speed_mps)

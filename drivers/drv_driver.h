@@ -61,4 +61,24 @@ double drv_steer_toward_ff(const DrvView *view, double target_d_m, double target
  * without lag. */
 double drv_speed_toward_ff(const DrvView *view, double target_speed_mps, double feedforward_mps2);
 
+/* The grip the two above count on (m/s^2): the view's car's, or their own fallbacks when the view has no car.
+ * Inline: it is read every tick, and a call costs as much as the formula. */
+typedef struct DrvControlGrip {
+    double steer_mps2, speed_mps2;
+} DrvControlGrip;
+static inline DrvControlGrip drv_control_grip(const DrvView *view)
+{
+    if (view->car == NULL)
+        return (DrvControlGrip){0.8 * TRK_GRAVITY_MPS2, TRK_GRAVITY_MPS2};
+    double g = trk_car_grip_mps2(view->car, view->speed_mps);
+    return (DrvControlGrip){g, g};
+}
+
+/* drv_steer_toward_ff and drv_speed_toward_ff with that grip already known (drv_control_grip), so a tick that does
+ * both computes it once. */
+double drv_steer_toward_grip(const DrvView *view, double target_d_m, double target_lat_mps, double feedforward_mps2,
+                             double curvature_per_m, double grip_mps2);
+double drv_speed_toward_grip(const DrvView *view, double target_speed_mps, double feedforward_mps2,
+                             double grip_mps2);
+
 #endif

@@ -241,7 +241,7 @@ double drv_steering_danger_at(const DrvView *view, const DrvPersonality *p, doub
 }
 
 /* A decision: the forces' target offset, smoothed and contained, into driver->plan. */
-static void drv_steering_decide(DrvDriver *driver, const DrvView *view, double k_here, double line_d)
+static void drv_steering_decide(DrvDriver *driver, const DrvView *view, const DrvHere *here, double line_d)
 {
     const DrvPersonality *p = &driver->p;
     const TrkTrack *trk = driver->track;
@@ -250,8 +250,10 @@ static void drv_steering_decide(DrvDriver *driver, const DrvView *view, double k
 
     double half_w = 0.5 * view->width_m;
     double s_edge = s + v * DRV_ST_EDGE_LOOKAHEAD_S;
-    double d_left = drv_fmin(trk_width_left(trk, s, &h->here), trk_width_left(trk, s_edge, &h->edge_ahead)) - half_w;
-    double d_right = half_w - drv_fmin(trk_width_right(trk, s, &h->here), trk_width_right(trk, s_edge, &h->edge_ahead));
+    TrkGeometry edge = trk_geometry_at(trk, s_edge, &h->edge_ahead);
+    double d_left = drv_fmin(here->spot.left_m, edge.left_m) - half_w;
+    double d_right = half_w - drv_fmin(here->spot.right_m, edge.right_m);
+    double k_here = here->spot.kappa;
     double k_ahead = trk_curvature(trk, s + v * DRV_ST_STRAIGHT_LOOKAHEAD_S, &h->curv_ahead);
     bool on_straight = fabs(k_here) < DRV_ST_STRAIGHT_MAX_CURVATURE && fabs(k_ahead) < DRV_ST_STRAIGHT_MAX_CURVATURE;
 
@@ -284,9 +286,10 @@ void drv_steering_think(DrvDriver *driver, const DrvView *view, bool decide, Drv
     DrvHints *h = &driver->hints;
     double s = view->s_m, v = view->speed_mps;
     drv_noise_update(driver, view);
-    double k_here = trk_curvature(trk, s, &h->here);
+    DrvHere here;
+    drv_context_here(driver, view, &here);
     double line_d = trk_line_d(trk, s + 2.0 + v * DRV_ST_LINE_LOOKAHEAD_FRACTION * p->lookahead_s, &h->line_ahead);
     if (decide)
-        drv_steering_decide(driver, view, k_here, line_d);
-    drv_context_control(driver, view, driver->plan.target_d_m, line_d, k_here, driver->plan.braking, out);
+        drv_steering_decide(driver, view, &here, line_d);
+    drv_context_control(driver, view, driver->plan.target_d_m, line_d, &here, driver->plan.braking, out);
 }

@@ -198,6 +198,41 @@ static int test_geometry_at_matches_queries(void)
     return 0;
 }
 
+static int same_bits(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* The drivers' combined lookups (every field at the car; the line at many points) give exactly what the single
+ * queries give, on and off the lap and at the seam: the race results must not change with them. */
+static int test_spot_and_line_n_match_queries(void)
+{
+    TrkTrack *t = wavy_track();
+    TST_CHECK(t != NULL);
+    double L = trk_length(t);
+    enum { N = 1008 };
+    static double s[N], line[N];
+    const double extra[] = {0.0, L, -L, L - 1e-9, -1e-12, 3.0 * L + 7.25, NAN, INFINITY};
+    for (int k = 0; k < N; k++)
+        s[k] = k < 1000 ? (k - 100) * L / 777.0 : extra[k - 1000];
+    trk_line_d_n(t, s, line, N);
+    int same = 0;
+    for (int k = 0; k < N; k++) {
+        int h1 = -5, h2 = -5;
+        TrkSpot p = trk_spot_at(t, s[k], &h1);
+        same += same_bits(p.kappa, trk_curvature(t, s[k], &h2)) && same_bits(p.left_m, trk_width_left(t, s[k], NULL)) &&
+                same_bits(p.right_m, trk_width_right(t, s[k], NULL)) &&
+                same_bits(p.line_d_m, trk_line_d(t, s[k], NULL)) &&
+                same_bits(p.line_kappa, trk_line_curvature(t, s[k], NULL)) &&
+                same_bits(line[k], trk_line_d(t, s[k], NULL)) && h1 == h2;
+    }
+    TST_CHECK(same == N);
+    /* the line is not flat on this track, so the comparison above compared something */
+    TST_CHECK(fabs(line[0] - line[50]) > 1e-3 || fabs(line[0] - line[300]) > 1e-3);
+    trk_free(t);
+    return 0;
+}
+
 static int test_circle_curvature(void)
 {
     const double radii[] = {20.0, 100.0, 400.0};
@@ -479,6 +514,7 @@ int main(void)
     TST_RUN(test_frenet_incremental_hint);
     TST_RUN(test_wrap_and_delta);
     TST_RUN(test_geometry_at_matches_queries);
+    TST_RUN(test_spot_and_line_n_match_queries);
     TST_RUN(test_circle_curvature);
     TST_RUN(test_racing_line_within_margins_and_smoother);
     TST_RUN(test_speed_profile_limits);

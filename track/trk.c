@@ -528,7 +528,8 @@ static inline double trk_wrap_s_inl(const TrkTrack *track, double s_m)
     return trk_wrap_s(track, s_m);
 }
 
-int trk_locate(const TrkTrack *track, double s_m, double *frac)
+/* trk_locate, inlined into the queries of this file (each look-up is a few dozen instructions, a call a fair share). */
+static inline int trk_locate_inl(const TrkTrack *track, double s_m, double *frac)
 {
     double s = trk_wrap_s_inl(track, s_m);
     int i = (int)(s / track->ds_m);
@@ -539,6 +540,11 @@ int trk_locate(const TrkTrack *track, double s_m, double *frac)
     double f = (s - i * track->ds_m) / track->ds_m;
     *frac = f < 0.0 ? 0.0 : (f > 1.0 ? 1.0 : f);
     return i;
+}
+
+int trk_locate(const TrkTrack *track, double s_m, double *frac)
+{
+    return trk_locate_inl(track, s_m, frac);
 }
 
 /* Between samples everything is linear, with the tangent renormalised: cheap, and exactly invertible by
@@ -552,7 +558,7 @@ static int trk_next_i(const TrkTrack *t, int i)
 TrkPose trk_pose_at(const TrkTrack *track, double s_m, int *hint)
 {
     double f;
-    int i = trk_locate(track, s_m, &f);
+    int i = trk_locate_inl(track, s_m, &f);
     const TrkSample *a = &track->samples[i], *b = &track->samples[trk_next_i(track, i)];
     TrkPose p;
     p.x_m = a->x_m + f * (b->x_m - a->x_m);
@@ -704,7 +710,7 @@ int trk_to_frenet(const TrkTrack *track, double x_m, double y_m, double *s_m, do
 static double trk_lerp_field(const TrkTrack *t, double s_m, int *hint, size_t offset)
 {
     double f;
-    int i = trk_locate(t, s_m, &f);
+    int i = trk_locate_inl(t, s_m, &f);
     const char *a = (const char *)&t->samples[i], *b = (const char *)&t->samples[trk_next_i(t, i)];
     double va, vb;
     memcpy(&va, a + offset, sizeof va);
@@ -732,7 +738,7 @@ double trk_width_right(const TrkTrack *track, double s_m, int *hint)
 TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint)
 {
     double f;
-    int i = trk_locate(track, s_m, &f);
+    int i = trk_locate_inl(track, s_m, &f);
     const TrkSample *a = &track->samples[i], *b = &track->samples[trk_next_i(track, i)];
     if (hint)
         *hint = i;
@@ -750,6 +756,30 @@ double trk_line_d(const TrkTrack *track, double s_m, int *hint)
 double trk_line_curvature(const TrkTrack *track, double s_m, int *hint)
 {
     return trk_lerp_field(track, s_m, hint, offsetof(TrkSample, line_kappa));
+}
+
+TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint)
+{
+    double f;
+    int i = trk_locate_inl(track, s_m, &f);
+    const TrkSample *a = &track->samples[i], *b = &track->samples[trk_next_i(track, i)];
+    if (hint)
+        *hint = i;
+    /* the same interpolation as trk_lerp_field */
+    TrkSpot p = {a->kappa + f * (b->kappa - a->kappa), a->left_m + f * (b->left_m - a->left_m),
+                 a->right_m + f * (b->right_m - a->right_m), a->line_d_m + f * (b->line_d_m - a->line_d_m),
+                 a->line_kappa + f * (b->line_kappa - a->line_kappa)};
+    return p;
+}
+
+void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n)
+{
+    for (int k = 0; k < n; k++) {
+        double f;
+        int i = trk_locate_inl(track, s_m[k], &f);
+        double a = track->samples[i].line_d_m, b = track->samples[trk_next_i(track, i)].line_d_m;
+        out[k] = a + f * (b - a); /* as trk_lerp_field */
+    }
 }
 
 /*----------------------------------------------------------------------------------------------------------------

@@ -94,6 +94,19 @@ TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint);
 /* Racing line: lateral offset d(s) of the minimum-curvature line, m; its curvature (1/m, signed). */
 double trk_line_d(const TrkTrack *track, double s_m, int *hint);
 double trk_line_curvature(const TrkTrack *track, double s_m, int *hint);
+/* The track and the racing line at one arc length from one sample lookup (a driver reads all of them at its own
+ * position every tick); each value is bit-identical to its own query. */
+typedef struct TrkSpot {
+    double kappa;      /* 1/m, as trk_curvature */
+    double left_m;     /* as trk_width_left */
+    double right_m;    /* as trk_width_right */
+    double line_d_m;   /* m, as trk_line_d */
+    double line_kappa; /* 1/m, as trk_line_curvature */
+} TrkSpot;
+TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint);
+/* trk_line_d at n arc lengths (out[i] at s_m[i]), each bit-identical to its own query, for callers that sample the
+ * line along a stretch. */
+void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n);
 
 /* Summary for `racesim track` and tests. */
 typedef struct TrkSummary {
