@@ -111,11 +111,10 @@ void drv_map_write_peak(DrvContextMap *map, DrvMapWhich which, double d_m, doubl
         for (int i = lo; i <= hi; i++) {
             double x = (left - i * step) - d_m;
             double w = 1.0 - x * x * inv2;
-            if (!(w > 0.0))
-                continue;
+            /* where w <= 0, f <= 0 never exceeds a stored value (every stored value is >= 0 or NaN, which no compare
+             * replaces): the same map as skipping those slots, without a branch, so the loop vectorises */
             float f = (float)(value * w);
-            if (f > v[i])
-                v[i] = f;
+            v[i] = f > v[i] ? f : v[i];
         }
         return;
     }
@@ -187,11 +186,8 @@ void drv_map_write_peak_on_floor(DrvContextMap *map, DrvMapWhich which, double f
         float m = base > v[i] ? base : v[i];
         double x = (left - i * step) - d_m; /* as drv_map_write_peak, value <= 1: no clamp */
         double w = 1.0 - x * x * inv2;
-        if (w > 0.0) {
-            float f = (float)(value * w);
-            m = f > m ? f : m;
-        }
-        v[i] = m;
+        float f = (float)(value * w); /* <= 0 where w <= 0: never above m (see drv_map_write_peak) */
+        v[i] = f > m ? f : m;
     }
     for (int i = z; i < n; i++)
         v[i] = base > v[i] ? base : v[i];

@@ -39,24 +39,21 @@ static void drv_blur_max(float *v, int n, const double *w, int radius)
         wk[k + radius] = w[k < 0 ? -k : k];
         wfull += wk[k + radius];
     }
-    /* nz[i] = nonzero slots before i: a window holding only zeros blurs to exactly 0 (most of a map is empty) */
-    int nz[DRV_MAX_SLOTS + 1];
-    nz[0] = 0;
-    for (int i = 0; i < n; i++)
-        nz[i + 1] = nz[i] + (v[i] != 0.0f);
+    /* The slots whose whole window lies inside the map [a, z), all at once: each acc[i] adds its window's terms in
+     * the same order as drv_blur_edge's loop (offset -radius first), one offset at a time across the slots, so the
+     * loop over the slots vectorises and every sum is bit for bit a slot's own. */
+    double acc[DRV_MAX_SLOTS];
+    int a = radius, z = n - radius;
+    for (int i = a; i < z; i++)
+        acc[i] = 0.0;
+    for (int k = 0; k <= 2 * radius; k++) {
+        const double wkk = wk[k];
+        const float *src = v + (k - radius);
+        for (int i = a; i < z; i++)
+            acc[i] += wkk * src[i];
+    }
     for (int i = 0; i < n; i++) {
-        int a = i - radius < 0 ? 0 : i - radius, z = i + radius >= n ? n - 1 : i + radius;
-        float b;
-        if (nz[z + 1] == nz[a])
-            b = 0.0f;
-        else if (i - radius >= 0 && i + radius < n) {
-            const float *vi = v + (i - radius);
-            double sum = 0.0;
-            for (int k = 0; k <= 2 * radius; k++)
-                sum += wk[k] * vi[k];
-            b = (float)(sum / wfull);
-        } else
-            b = drv_blur_edge(v, n, i, wk, radius);
+        float b = i >= a && i < z ? (float)(acc[i] / wfull) : drv_blur_edge(v, n, i, wk, radius);
         out[i] = v[i] > b ? v[i] : b;
     }
     memcpy(v, out, (size_t)n * sizeof *v);
@@ -122,11 +119,11 @@ void drv_post_hysteresis(DrvContextMap *map, DrvContextMap *prev, bool *has_prev
         const int n = map->slots;
         bool same = prev->slots == n && prev->d_left_m == map->d_left_m && prev->d_right_m == map->d_right_m;
         const double left = map->d_left_m, step = map->step_m, keep = 1.0 - h;
-        if (same) /* the usual case: a loop of its own, with no per-slot branch on it */
+        if (same) /* the usual case: a loop of its own, with no per-slot branch on it (the max is a select, not a
+                   * conditional store, so the loop vectorises) */
             for (int i = 0; i < n; i++) {
-                float bd = (float)(keep * map->danger[i] + h * prev->danger[i]);
-                if (bd > map->danger[i])
-                    map->danger[i] = bd;
+                float d = map->danger[i], bd = (float)(keep * d + h * prev->danger[i]);
+                map->danger[i] = bd > d ? bd : d;
                 map->interest[i] = (float)(keep * map->interest[i] + h * prev->interest[i]);
             }
         else
