@@ -1,6 +1,13 @@
 /* rnd_cars.c: cars as oriented rectangles in their driver's colour, with their number. Poses are interpolated
  * between the snapshot one tick back and the world's current tick (clamped fraction), so motion is smooth at any
- * display rate. At overview zoom a car would be a pixel or two, so it keeps a minimum on-screen size. */
+ * display rate. At overview zoom a car would be a pixel or two, so it keeps a minimum on-screen size.
+ *
+ * Cars that have left the race (taken the flag or retired) have left the track in the sim too: they no longer move,
+ * sense or collide, and the cars still racing drive through where they stopped. Drawing them there at full size
+ * would show obstacles that are not there (ten finished cars stack up just past the line). So a car that has left
+ * is drawn see-through from the moment it leaves (retired cars also greyed), fades out over a short cool-down and
+ * is then no longer drawn; the tower keeps listing it (a chequered flag, or DNF). The selected car stays as a faint
+ * ghost, so the follow camera and the selection still have something to show. */
 #include "rnd_internal.h"
 
 #include <math.h>
@@ -8,6 +15,9 @@
 
 #define RND_CAR_MIN_LENGTH_PX 12.0
 #define RND_CAR_NUMBER_INSIDE_PX 30.0 /* cars at least this long carry their number on the body */
+#define RND_LEFT_ALPHA 160   /* opacity of a car the moment it has left the race */
+#define RND_LEFT_FADE_S 3.0  /* ... fading to nothing over this long (sim time), then not drawn */
+#define RND_GHOST_ALPHA 70   /* the selected car after its fade */
 
 void rnd_snapshot_capture(RndSnapshot *snap, const SimWorld *world)
 {
@@ -63,35 +73,74 @@ static void rnd_car_rect(const RndCamera *cam, RndPose p, double a0, double a1, 
     }
 }
 
-static void rnd_car_draw_one(SDL_Renderer *r, RndText *text, const RndCamera *cam, const SimCar *car, RndPose p,
-                             bool selected, RndCarDraw *out)
+/* When each car left the race (sim time, s): its finish time, or its retirement's event; NAN while it runs or when
+ * the retirement is not in the event list (then it is taken as long gone). */
+static void rnd_left_times(const SimWorld *world, int n, double *left_s)
 {
+    bool any_dnf = false;
+    for (int i = 0; i < n; i++) {
+        const SimCar *c = sim_world_car(world, i);
+        left_s[i] = c->status == SIM_FINISHED ? c->finish_time_s : NAN;
+        any_dnf |= c->status == SIM_DNF;
+    }
+    if (!any_dnf)
+        return;
+    int count = 0;
+    const SimEvent *ev = sim_world_events(world, &count);
+    for (int k = 0; ev && k < count; k++)
+        if (ev[k].type == SIM_EV_RETIRE && ev[k].a >= 0 && ev[k].a < n)
+            left_s[ev[k].a] = ev[k].value;
+}
+
+/* Opacity of a car: opaque while it races; for a car that has left, RND_LEFT_ALPHA falling linearly to 0 over
+ * RND_LEFT_FADE_S (in steps of 16, so a fade is a handful of distinct frames); 0 = not drawn. */
+static int rnd_car_alpha(const SimCar *car, double left_s, double now_s, bool selected)
+{
+    if (car->status == SIM_RUNNING)
+        return 255;
+    double age = now_s - left_s; /* NaN when the time is unknown: long gone */
+    int a = age == age ? (int)(RND_LEFT_ALPHA * (1.0 - fmax(age, 0.0) / RND_LEFT_FADE_S)) : 0;
+    a = a > 0 ? (a + 15) / 16 * 16 : 0;
+    a = a > RND_LEFT_ALPHA ? RND_LEFT_ALPHA : a;
+    return selected && a < RND_GHOST_ALPHA ? RND_GHOST_ALPHA : a;
+}
+
+static void rnd_car_draw_one(SDL_Renderer *r, RndText *text, const RndCamera *cam, const SimCar *car, RndPose p,
+                             bool selected, int alpha, RndCarDraw *out)
+{
+    if (alpha <= 0)
+        return; /* out->drawn stays false: neither clickable nor reported */
     double len = car->spec.length_m > 0.5 ? car->spec.length_m : 4.6;
     double wid = car->spec.width_m > 0.3 ? car->spec.width_m : 2.0;
     double grow = fmax(1.0, RND_CAR_MIN_LENGTH_PX / (len * cam->scale_ppm));
     double hl = 0.5 * len * grow, hw = 0.5 * wid * grow;
     double len_px = 2.0 * hl * cam->scale_ppm;
-    bool dnf = car->status == SIM_DNF;
-    RndRgba body = rnd_rgba(car->colour[0], car->colour[1], car->colour[2], 255);
+    bool dnf = car->status == SIM_DNF, solid = alpha >= 255;
+    Uint8 a = (Uint8)(alpha > 255 ? 255 : alpha);
+    RndRgba body = rnd_rgba(car->colour[0], car->colour[1], car->colour[2], a);
     if (dnf)
         body = rnd_rgba((Uint8)(car->colour[0] / 3 + 60), (Uint8)(car->colour[1] / 3 + 60),
-                        (Uint8)(car->colour[2] / 3 + 60), 255);
+                        (Uint8)(car->colour[2] / 3 + 60), a);
     float xy[8];
     double outline = 1.0 / cam->scale_ppm; /* one pixel of dark outline */
-    rnd_car_rect(cam, p, -hl - outline, hl + outline, hw + outline, xy);
-    rnd_fill_quad(r, xy, selected ? rnd_rgba(255, 255, 255, 255) : rnd_rgba(10, 10, 10, 255));
+    if (solid || selected) { /* under a see-through body the outline would darken all of it */
+        rnd_car_rect(cam, p, -hl - outline, hl + outline, hw + outline, xy);
+        rnd_fill_quad(r, xy, selected ? rnd_rgba(255, 255, 255, a) : rnd_rgba(10, 10, 10, 255));
+    }
     rnd_car_rect(cam, p, -hl, hl, hw, xy);
     rnd_fill_quad(r, xy, body);
     /* a dark cockpit toward the front shows which way the car points */
     rnd_car_rect(cam, p, 0.05 * hl, 0.45 * hl, 0.55 * hw, xy);
-    rnd_fill_quad(r, xy, rnd_rgba(20, 20, 24, 255));
+    rnd_fill_quad(r, xy, rnd_rgba(20, 20, 24, a));
     float sx, sy;
     rnd_camera_to_screen(cam, p.x_m, p.y_m, &sx, &sy);
     out->drawn = true;
     out->sx = sx;
     out->sy = sy;
     if (selected)
-        rnd_ring(r, sx, sy, (float)(hl * cam->scale_ppm) + 5.0f, 2.0f, rnd_rgba(255, 255, 255, 230));
+        rnd_ring(r, sx, sy, (float)(hl * cam->scale_ppm) + 5.0f, 2.0f, rnd_rgba(255, 255, 255, solid ? 230 : 120));
+    if (!solid)
+        return; /* no number on a car that has left: its tag would clutter the track for the ones racing */
     char num[16];
     snprintf(num, sizeof num, "%d", car->number);
     if (len_px >= RND_CAR_NUMBER_INSIDE_PX && text) {
@@ -119,6 +168,9 @@ void rnd_cars_draw(SDL_Renderer *r, RndText *text, const RndCamera *cam, const R
         n = SIM_MAX_CARS;
     /* back to front in race order, so the leader is on top; the selected car last of all */
     const int *order = sim_world_order(frame->world);
+    double left_s[SIM_MAX_CARS];
+    double now_s = sim_world_time(frame->world);
+    rnd_left_times(frame->world, n, left_s);
     for (int i = 0; i < n; i++)
         out[i].drawn = false;
     for (int k = n - 1; k >= 0; k--) {
@@ -128,10 +180,12 @@ void rnd_cars_draw(SDL_Renderer *r, RndText *text, const RndCamera *cam, const R
         if (id == selected)
             continue;
         const SimCar *car = sim_world_car(frame->world, id);
-        rnd_car_draw_one(r, text, cam, car, rnd_pose_lerp(frame->prev, car, frame->alpha), false, &out[id]);
+        rnd_car_draw_one(r, text, cam, car, rnd_pose_lerp(frame->prev, car, frame->alpha), false,
+                         rnd_car_alpha(car, left_s[id], now_s, false), &out[id]);
     }
     if (selected >= 0 && selected < n) {
         const SimCar *car = sim_world_car(frame->world, selected);
-        rnd_car_draw_one(r, text, cam, car, rnd_pose_lerp(frame->prev, car, frame->alpha), true, &out[selected]);
+        rnd_car_draw_one(r, text, cam, car, rnd_pose_lerp(frame->prev, car, frame->alpha), true,
+                         rnd_car_alpha(car, left_s[selected], now_s, true), &out[selected]);
     }
 }

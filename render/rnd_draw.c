@@ -38,8 +38,15 @@ void rnd_outline_rect(SDL_Renderer *r, float x, float y, float w, float h, RndRg
     SDL_RenderDrawRectF(r, &rect);
 }
 
+/* Geometry without a texture blends with the renderer's draw blend mode: set it from the colour, as for rects. */
+static void rnd_geometry_blend(SDL_Renderer *r, RndRgba c)
+{
+    SDL_SetRenderDrawBlendMode(r, c.a == 255 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND);
+}
+
 void rnd_fill_quad(SDL_Renderer *r, const float xy[8], RndRgba c)
 {
+    rnd_geometry_blend(r, c);
     SDL_Vertex v[4];
     static const int idx[6] = {0, 1, 2, 0, 2, 3};
     for (int i = 0; i < 4; i++)
@@ -53,6 +60,7 @@ void rnd_fill_circle(SDL_Renderer *r, float cx, float cy, float radius, RndRgba 
 {
     SDL_Vertex v[RND_CIRCLE_SEGMENTS + 1];
     int idx[RND_CIRCLE_SEGMENTS * 3];
+    rnd_geometry_blend(r, c);
     v[0] = rnd_vertex(cx, cy, c);
     for (int i = 0; i < RND_CIRCLE_SEGMENTS; i++) {
         double a = 2.0 * RND_PI * i / RND_CIRCLE_SEGMENTS;
@@ -68,6 +76,7 @@ void rnd_ring(SDL_Renderer *r, float cx, float cy, float radius, float thickness
 {
     SDL_Vertex v[2 * RND_CIRCLE_SEGMENTS];
     int idx[RND_CIRCLE_SEGMENTS * 6];
+    rnd_geometry_blend(r, c);
     for (int i = 0; i < RND_CIRCLE_SEGMENTS; i++) {
         double a = 2.0 * RND_PI * i / RND_CIRCLE_SEGMENTS;
         float ca = (float)cos(a), sa = (float)sin(a);

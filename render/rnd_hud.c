@@ -11,6 +11,7 @@
 #define RND_TOWER_X 10.0f
 #define RND_TOWER_Y 10.0f
 #define RND_PAD 6.0f
+#define RND_TEXT_LINE 160 /* a fitted HUD line, bytes */
 
 static const RndRgba rnd_panel_bg = {RND_HUD_BG_RGB, 215};
 static const RndRgba rnd_text_main = {235, 235, 240, 255};
@@ -35,50 +36,31 @@ void rnd_hud_free(RndHudState *hud)
     *hud = (RndHudState){0};
 }
 
-static const char *rnd_car_label(const SimWorld *world, int id, char *buf, size_t len)
+static void rnd_car_label(const SimWorld *world, int id, char *buf, size_t len)
 {
     if (id < 0 || id >= sim_world_car_count(world)) {
-        snprintf(buf, len, "?");
-        return buf;
+        snprintf(buf, len, "%s", id < 0 ? "" : "?");
+        return;
     }
     const SimCar *c = sim_world_car(world, id);
-    snprintf(buf, len, "#%d %.14s", c->number, c->name);
-    return buf;
+    snprintf(buf, len, "#%d %s", c->number, c->name);
 }
 
-/* The ticker line for an event, or false for events the ticker does not show (laps, off-track starts). */
-static bool rnd_event_text(const SimWorld *world, const SimEvent *ev, char *out, size_t len)
+static bool rnd_ticker_shows(SimEventType type)
 {
-    char a[32], b[32];
-    rnd_car_label(world, ev->a, a, sizeof a);
-    rnd_car_label(world, ev->b, b, sizeof b);
-    switch (ev->type) {
-    case SIM_EV_OVERTAKE:
-        snprintf(out, len, "%s passes %s", a, b);
-        return true;
-    case SIM_EV_LAPPING:
-        snprintf(out, len, "%s laps %s", a, b);
-        return true;
-    case SIM_EV_COLLISION:
-        snprintf(out, len, "contact %s / %s, %.0f m/s", a, b, fmin(fmax(ev->value, 0.0), 999.0));
-        return true;
-    case SIM_EV_FINISH:
-        snprintf(out, len, "%s finishes", a);
-        return true;
-    case SIM_EV_RETIRE:
-        snprintf(out, len, "%s retires", a);
-        return true;
-    default:
-        return false;
-    }
+    return type == SIM_EV_OVERTAKE || type == SIM_EV_LAPPING || type == SIM_EV_COLLISION ||
+           type == SIM_EV_FINISH || type == SIM_EV_RETIRE; /* not laps or off-track starts */
 }
 
-static void rnd_ticker_push(RndHudState *hud, double time_s, SimEventType type, const char *text)
+static void rnd_ticker_push(RndHudState *hud, const SimWorld *world, const SimEvent *ev, double time_s)
 {
     memmove(&hud->ticker[1], &hud->ticker[0], sizeof hud->ticker[0] * (RND_TICKER_LEN - 1));
-    hud->ticker[0].time_s = time_s;
-    hud->ticker[0].type = type;
-    snprintf(hud->ticker[0].text, sizeof hud->ticker[0].text, "%s", text);
+    RndTickerItem *it = &hud->ticker[0];
+    it->time_s = time_s;
+    it->type = ev->type;
+    it->value = ev->value;
+    rnd_car_label(world, ev->a, it->a, sizeof it->a);
+    rnd_car_label(world, ev->type == SIM_EV_FINISH || ev->type == SIM_EV_RETIRE ? -1 : ev->b, it->b, sizeof it->b);
     if (hud->ticker_count < RND_TICKER_LEN)
         hud->ticker_count++;
 }
@@ -92,11 +74,9 @@ static void rnd_hud_collect_events(RndHudState *hud, const SimWorld *world)
     while (first > 0 && ev[first - 1].tick > hud->last_event_tick)
         first--;
     double dt = sim_world_def(world)->tick_hz > 0 ? 1.0 / sim_world_def(world)->tick_hz : 0.01;
-    for (int i = first; i < count; i++) {
-        char text[RND_TICKER_TEXT];
-        if (rnd_event_text(world, &ev[i], text, sizeof text))
-            rnd_ticker_push(hud, ev[i].tick * dt, ev[i].type, text);
-    }
+    for (int i = first; i < count; i++)
+        if (rnd_ticker_shows(ev[i].type))
+            rnd_ticker_push(hud, world, &ev[i], ev[i].tick * dt);
     hud->last_event_tick = sim_world_tick(world);
 }
 
@@ -223,6 +203,18 @@ static int rnd_lap_now(const SimWorld *world)
     return laps > 0 && lap > laps ? laps : lap;
 }
 
+/* A small chequered flag (two columns of 2 px squares, in the 5 px left of a two-digit position), marking a car
+ * that has taken the flag. */
+static void rnd_chequer(SDL_Renderer *r, float x, float y, float h)
+{
+    float sq = 2.0f;
+    int rows = (int)(h / sq);
+    for (int j = 0; j < rows; j++)
+        for (int i = 0; i < 2; i++)
+            rnd_fill_rect(r, x + i * sq, y + j * sq, sq, sq,
+                          (i + j) % 2 ? rnd_rgba(20, 20, 20, 255) : rnd_rgba(235, 235, 235, 255));
+}
+
 /* The standings from y down, leaving `reserve_px` at the bottom of the window; returns the bottom edge. */
 static float rnd_hud_tower(SDL_Renderer *r, RndText *text, const RndHudState *hud, const RndFrame *frame,
                            int selected, float y, float reserve_px, int view_h)
@@ -252,6 +244,7 @@ static float rnd_hud_tower(SDL_Renderer *r, RndText *text, const RndHudState *hu
     float col_num = x + 32.0f, col_name = col_num + (float)rnd_text_width(text, RND_FONT_NORMAL, "000") + 8.0f;
     float col_last = x + w - RND_PAD;
     float col_gap = col_last - (float)rnd_text_width(text, RND_FONT_NORMAL, "0:00.00") - 10.0f;
+    float name_gap_w = (float)rnd_text_width(text, RND_FONT_NORMAL, "+00.0");
     for (int k = 0; k < rows && order; k++) {
         const SimCar *c = sim_world_car(world, order[k]);
         float ry = y + k * row_h;
@@ -264,10 +257,14 @@ static float rnd_hud_tower(SDL_Renderer *r, RndText *text, const RndHudState *hu
                       rnd_rgba(c->colour[0], c->colour[1], c->colour[2], 255));
         snprintf(buf, sizeof buf, "%d", c->number);
         rnd_text_draw(text, RND_FONT_BOLD, buf, col_num, ry, fg, RND_LEFT);
-        snprintf(buf, sizeof buf, "%.12s", c->name);
-        rnd_text_draw(text, RND_FONT_NORMAL, buf, col_name, ry, fg, RND_LEFT);
+        if (c->status == SIM_FINISHED)
+            rnd_chequer(r, x + 1.0f, ry + 3.0f, row_h - 6.0f);
         rnd_gap_text(hud, world, k, buf, sizeof buf);
-        rnd_text_draw(text, RND_FONT_NORMAL, buf, col_gap, ry, fg, RND_RIGHT);
+        int gap_w = rnd_text_draw(text, RND_FONT_NORMAL, buf, col_gap, ry, fg, RND_RIGHT);
+        /* the name gets a fixed column (so it does not change as the gap ticks), narrower only when a wide gap
+         * text ("+1 lap", "+12.345") needs the room */
+        float name_w = col_gap - fmaxf(name_gap_w, (float)gap_w) - 8.0f - col_name;
+        rnd_text_draw_fit(text, RND_FONT_NORMAL, c->name, col_name, ry, name_w, fg, RND_LEFT);
         if (c->last_lap_s > 0.0) {
             rnd_format_time(buf, sizeof buf, c->last_lap_s, 2);
             bool best = c->best_lap_s > 0.0 && c->last_lap_s <= c->best_lap_s;
@@ -312,8 +309,8 @@ static float rnd_hud_info(SDL_Renderer *r, RndText *text, const RndFrame *frame,
     static const char *const modes[] = {"overview", "follow", "free"};
     snprintf(buf, sizeof buf, "cam %s", modes[cam->mode]);
     rnd_text_draw(text, RND_FONT_NORMAL, buf, x + w - RND_PAD, y + RND_PAD + big_h, rnd_text_dim, RND_RIGHT);
-    snprintf(buf, sizeof buf, "%.28s", trk_name(sim_world_track(world)));
-    rnd_text_draw(text, RND_FONT_SMALL, buf, x + RND_PAD, y + RND_PAD + big_h + line_h, rnd_text_dim, RND_LEFT);
+    rnd_text_draw_fit(text, RND_FONT_SMALL, trk_name(sim_world_track(world)), x + RND_PAD, y + RND_PAD + big_h + line_h,
+                      w - 2 * RND_PAD, rnd_text_dim, RND_LEFT);
     return y + h;
 }
 
@@ -336,25 +333,95 @@ static float rnd_ticker_height(RndText *text)
     return RND_PAD * 2 + RND_TICKER_LEN * (float)rnd_text_height(text, RND_FONT_SMALL);
 }
 
+/* The words around the cars' labels in an event's line: pre A mid B post. */
+static void rnd_ticker_words(const RndTickerItem *it, const char **pre, const char **mid, char *post, size_t len)
+{
+    *pre = "";
+    *mid = "";
+    post[0] = '\0';
+    switch (it->type) {
+    case SIM_EV_OVERTAKE:
+        *mid = " passes ";
+        break;
+    case SIM_EV_LAPPING:
+        *mid = " laps ";
+        break;
+    case SIM_EV_COLLISION:
+        *pre = "contact ";
+        *mid = " / ";
+        snprintf(post, len, ", %.0f m/s", fmin(fmax(it->value, 0.0), 999.0));
+        break;
+    case SIM_EV_FINISH:
+        *mid = " finishes";
+        break;
+    case SIM_EV_RETIRE:
+        *mid = " retires";
+        break;
+    default:
+        break;
+    }
+}
+
+/* An event's line fitted into max_w pixels. The words are kept and the cars' labels shortened: a short label keeps
+ * its width and the other gets the rest, else they share the room equally, so both cars stay named. Labels start
+ * with the number, so a shortened one still says which car it is. The whole line is fitted last, as a guard
+ * against kerning across the joins. */
+static void rnd_ticker_line(RndText *text, const RndTickerItem *it, int max_w, char *out, size_t len)
+{
+    const char *pre, *mid;
+    char post[32], fixed[96];
+    rnd_ticker_words(it, &pre, &mid, post, sizeof post);
+    snprintf(fixed, sizeof fixed, "%s%s%s", pre, mid, post);
+    int avail = max_w - rnd_text_width(text, RND_FONT_SMALL, fixed);
+    int wa = rnd_text_width(text, RND_FONT_SMALL, it->a);
+    int wb = it->b[0] ? rnd_text_width(text, RND_FONT_SMALL, it->b) : 0;
+    int ba = wa, bb = wb;
+    if (wa + wb > avail) {
+        int half = avail / 2;
+        if (!it->b[0])
+            ba = avail;
+        else if (wa <= half)
+            bb = avail - wa;
+        else if (wb <= half)
+            ba = avail - wb;
+        else {
+            ba = half;
+            bb = avail - half;
+        }
+    }
+    char fa[RND_TICKER_LABEL + 8], fb[RND_TICKER_LABEL + 8], line[2 * RND_TICKER_LABEL + 128];
+    rnd_text_fit(text, RND_FONT_SMALL, it->a, ba, fa, sizeof fa);
+    fb[0] = '\0';
+    if (it->b[0])
+        rnd_text_fit(text, RND_FONT_SMALL, it->b, bb, fb, sizeof fb);
+    snprintf(line, sizeof line, "%s%s%s%s%s", pre, fa, mid, fb, post);
+    rnd_text_fit(text, RND_FONT_SMALL, line, max_w, out, len);
+}
+
 static void rnd_hud_ticker(SDL_Renderer *r, RndText *text, const RndHudState *hud, float y)
 {
     if (hud->ticker_count == 0)
         return;
     float line_h = (float)rnd_text_height(text, RND_FONT_SMALL);
-    float w = (float)rnd_hud_tower_width(text), x = RND_TOWER_X;
-    rnd_fill_rect(r, x, y, w, RND_PAD * 2 + hud->ticker_count * line_h, rnd_panel_bg);
-    SDL_Rect clip = {(int)x, (int)y, (int)w - 4, (int)(RND_PAD * 2 + hud->ticker_count * line_h)};
-    SDL_RenderSetClipRect(r, &clip); /* long names are cut at the panel's edge */
+    float w = (float)rnd_hud_tower_width(text), x = RND_TOWER_X, h = RND_PAD * 2 + hud->ticker_count * line_h;
+    rnd_fill_rect(r, x, y, w, h, rnd_panel_bg);
+    /* the clock column is as wide as a clock past 100 minutes; the lines take the rest, less the padding */
+    float stamp_right = x + RND_PAD + (float)rnd_text_width(text, RND_FONT_SMALL, "000:00");
+    float text_x = stamp_right + 8.0f;
+    int text_w = (int)(x + w - RND_PAD - text_x);
+    SDL_Rect clip = {(int)x, (int)y, (int)w, (int)h};
+    SDL_RenderSetClipRect(r, &clip); /* a guard only: every line is fitted to the panel by measuring it */
     for (int i = 0; i < hud->ticker_count; i++) {
         const RndTickerItem *it = &hud->ticker[i];
-        char stamp[32];
+        char stamp[32], line[RND_TEXT_LINE];
         rnd_format_time(stamp, sizeof stamp, it->time_s, 0);
         float ly = y + RND_PAD + i * line_h;
-        rnd_text_draw(text, RND_FONT_SMALL, stamp, x + 44.0f, ly, rnd_text_dim, RND_RIGHT);
+        rnd_text_draw(text, RND_FONT_SMALL, stamp, stamp_right, ly, rnd_text_dim, RND_RIGHT);
         RndRgba c = rnd_event_colour(it->type);
         if (i >= 3)
             c.a = 170; /* older lines fade */
-        rnd_text_draw(text, RND_FONT_SMALL, it->text, x + 52.0f, ly, c, RND_LEFT);
+        rnd_ticker_line(text, it, text_w, line, sizeof line);
+        rnd_text_draw(text, RND_FONT_SMALL, line, text_x, ly, c, RND_LEFT);
     }
     SDL_RenderSetClipRect(r, NULL);
 }
@@ -392,21 +459,29 @@ void rnd_hud_draw_help(SDL_Renderer *r, RndText *text, int view_w, int view_h)
 {
     int n = (int)(sizeof rnd_help_lines / sizeof rnd_help_lines[0]);
     float line_h = (float)rnd_text_height(text, RND_FONT_NORMAL) + 2.0f;
-    float w = 460.0f, h = 2 * RND_PAD + rnd_text_height(text, RND_FONT_BOLD) + 8.0f + (n + 1) * line_h;
-    float x = (view_w - w) * 0.5f, y = (view_h - h) * 0.5f;
-    rnd_fill_rect(r, x, y, w, h, rnd_rgba(RND_HUD_BG_RGB, 235));
-    rnd_outline_rect(r, x, y, w, h, rnd_text_dim);
-    rnd_text_draw(text, RND_FONT_BOLD, "Controls", x + RND_PAD * 2, y + RND_PAD, rnd_text_accent, RND_LEFT);
-    float ly = y + RND_PAD + rnd_text_height(text, RND_FONT_BOLD) + 8.0f;
-    for (int i = 0; i < n; i++) {
-        rnd_text_draw(text, RND_FONT_BOLD, rnd_help_lines[i][0], x + 120.0f, ly + i * line_h, rnd_text_main,
-                      RND_RIGHT);
-        rnd_text_draw(text, RND_FONT_NORMAL, rnd_help_lines[i][1], x + 136.0f, ly + i * line_h, rnd_text_main,
-                      RND_LEFT);
-    }
+    const float key_right = 120.0f, desc_x = 136.0f, margin = 2 * RND_PAD;
     char font[320];
     snprintf(font, sizeof font, "font: %.280s (--font PATH)", rnd_text_font_path(text));
-    rnd_text_draw(text, RND_FONT_SMALL, font, x + RND_PAD * 2, ly + n * line_h + 2.0f, rnd_text_dim, RND_LEFT);
+    /* as wide as the widest line needs, within the window */
+    float w = 460.0f;
+    for (int i = 0; i < n; i++)
+        w = fmaxf(w, desc_x + (float)rnd_text_width(text, RND_FONT_NORMAL, rnd_help_lines[i][1]) + margin);
+    w = fmaxf(w, 2 * margin + (float)rnd_text_width(text, RND_FONT_SMALL, font));
+    w = fminf(w, (float)view_w - 20.0f);
+    float h = 2 * RND_PAD + rnd_text_height(text, RND_FONT_BOLD) + 8.0f + (n + 1) * line_h;
+    float x = fmaxf((view_w - w) * 0.5f, 0.0f), y = fmaxf((view_h - h) * 0.5f, 0.0f);
+    rnd_fill_rect(r, x, y, w, h, rnd_rgba(RND_HUD_BG_RGB, 235));
+    rnd_outline_rect(r, x, y, w, h, rnd_text_dim);
+    rnd_text_draw(text, RND_FONT_BOLD, "Controls", x + margin, y + RND_PAD, rnd_text_accent, RND_LEFT);
+    float ly = y + RND_PAD + rnd_text_height(text, RND_FONT_BOLD) + 8.0f;
+    for (int i = 0; i < n; i++) {
+        rnd_text_draw(text, RND_FONT_BOLD, rnd_help_lines[i][0], x + key_right, ly + i * line_h, rnd_text_main,
+                      RND_RIGHT);
+        rnd_text_draw_fit(text, RND_FONT_NORMAL, rnd_help_lines[i][1], x + desc_x, ly + i * line_h,
+                          w - desc_x - margin, rnd_text_main, RND_LEFT);
+    }
+    rnd_text_draw_fit(text, RND_FONT_SMALL, font, x + margin, ly + n * line_h + 2.0f, w - 2 * margin, rnd_text_dim,
+                      RND_LEFT);
 }
 
 /* The headless results table, captured into memory so the screen shows exactly the same figures. */
@@ -448,7 +523,7 @@ void rnd_hud_draw_results(SDL_Renderer *r, RndText *text, const RndFrame *frame,
         p = e ? e + 1 : p + strlen(p);
     }
     float head = (float)rnd_text_height(text, RND_FONT_BIG) + 12.0f;
-    float w = widest + 40.0f, h = head + lines * line_h + 40.0f;
+    float w = fminf(widest + 40.0f, (float)view_w), h = head + lines * line_h + 40.0f;
     float x = (view_w - w) * 0.5f, y = (view_h - h) * 0.5f;
     if (x < 0.0f)
         x = 0.0f;
@@ -456,12 +531,12 @@ void rnd_hud_draw_results(SDL_Renderer *r, RndText *text, const RndFrame *frame,
         y = 0.0f;
     rnd_fill_rect(r, x, y, w, h, rnd_rgba(RND_HUD_BG_RGB, 240));
     rnd_outline_rect(r, x, y, w, h, rnd_text_accent);
-    char title[96];
-    snprintf(title, sizeof title, "Results  -  %.40s", trk_name(sim_world_track(frame->world)));
-    rnd_text_draw(text, RND_FONT_BIG, title, x + 20.0f, y + 12.0f, rnd_text_accent, RND_LEFT);
+    char title[128];
+    snprintf(title, sizeof title, "Results  -  %.80s", trk_name(sim_world_track(frame->world)));
+    rnd_text_draw_fit(text, RND_FONT_BIG, title, x + 20.0f, y + 12.0f, w - 40.0f, rnd_text_accent, RND_LEFT);
     float ly = y + 12.0f + head;
     for (char *p = table; lines > 0; lines--) {
-        rnd_text_draw(text, RND_FONT_MONO, p, x + 20.0f, ly, rnd_text_main, RND_LEFT);
+        rnd_text_draw_fit(text, RND_FONT_MONO, p, x + 20.0f, ly, w - 40.0f, rnd_text_main, RND_LEFT);
         ly += line_h;
         p += strlen(p) + 1;
     }

@@ -112,26 +112,32 @@ static void rnd_panel_header(RndText *text, const RndFrame *frame, const SimCar 
 {
     char buf[160];
     snprintf(buf, sizeof buf, "#%d %s", car->number, car->name);
-    rnd_text_draw(text, RND_FONT_BOLD, buf, x, y, rnd_white, RND_LEFT);
     (void)frame;
-    if (!rnd_debug_usable(dbg))
+    bool maps = rnd_debug_usable(dbg) && car->status == SIM_RUNNING;
+    /* the name ends before the map's description starts */
+    float info_x = x + w * 0.45f;
+    rnd_text_draw_fit(text, RND_FONT_BOLD, buf, x, y, maps ? info_x - x - 12.0f : w, rnd_white, RND_LEFT);
+    if (!maps)
         return;
-    snprintf(buf, sizeof buf, "%d slots   resolver %s", dbg->slots, rnd_resolver_name(dbg->resolver));
-    rnd_text_draw(text, RND_FONT_NORMAL, buf, x + w * 0.45f, y, rnd_dim, RND_LEFT);
+    float info_end = x + w;
     if (dbg->braking_for_danger)
-        rnd_text_draw(text, RND_FONT_BOLD, "BRAKING", x + w, y, rnd_danger, RND_RIGHT);
+        info_end -= (float)rnd_text_draw(text, RND_FONT_BOLD, "BRAKING", x + w, y, rnd_danger, RND_RIGHT) + 10.0f;
+    snprintf(buf, sizeof buf, "%d slots   resolver %s", dbg->slots, rnd_resolver_name(dbg->resolver));
+    rnd_text_draw_fit(text, RND_FONT_NORMAL, buf, info_x, y, info_end - info_x, rnd_dim, RND_LEFT);
 }
 
 static void rnd_panel_footer(RndText *text, const SimCar *car, const DrvDebug *dbg, const RndStrip *s, float y)
 {
     char buf[160];
     snprintf(buf, sizeof buf, "L %+.1f m", dbg->d_left_m);
-    rnd_text_draw(text, RND_FONT_SMALL, buf, s->x, y, rnd_dim, RND_LEFT);
+    int wl = rnd_text_draw(text, RND_FONT_SMALL, buf, s->x, y, rnd_dim, RND_LEFT);
     snprintf(buf, sizeof buf, "R %+.1f m", dbg->d_right_m);
-    rnd_text_draw(text, RND_FONT_SMALL, buf, s->x + s->w, y, rnd_dim, RND_RIGHT);
+    int wr = rnd_text_draw(text, RND_FONT_SMALL, buf, s->x + s->w, y, rnd_dim, RND_RIGHT);
     snprintf(buf, sizeof buf, "d %+.2f  ->  %+.2f m (slot %d)   %.0f -> %.0f km/h", car->d_m, dbg->chosen_d_m,
              dbg->chosen_slot, car->speed_mps * 3.6, car->last_controls.target_speed_mps * 3.6);
-    rnd_text_draw(text, RND_FONT_SMALL, buf, s->x + s->w * 0.5f, y, rnd_chosen, RND_CENTRE);
+    /* centred between the edge labels, clear of both */
+    float room = s->w - 2.0f * (float)(wl > wr ? wl : wr) - 24.0f;
+    rnd_text_draw_fit(text, RND_FONT_SMALL, buf, s->x + s->w * 0.5f, y, room, rnd_chosen, RND_CENTRE);
 }
 
 int rnd_inspector_panel_height(RndText *text)
@@ -155,10 +161,21 @@ void rnd_inspector_draw_panel(SDL_Renderer *r, RndText *text, const RndFrame *fr
     float x = view_w - w - 10.0f, y = view_h - h - 10.0f;
     rnd_fill_rect(r, x, y, w, h, rnd_rgba(RND_HUD_BG_RGB, 225));
     rnd_panel_header(text, frame, car, dbg, x + 10.0f, y + 6.0f, w - 20.0f);
-    if (!rnd_debug_usable(dbg)) {
-        const char *why = dbg && dbg->alone ? "alone: on the racing line (no car in reach, no maps built)"
-                                            : "no context map (this car's driver keeps none)";
-        rnd_text_draw(text, RND_FONT_NORMAL, why, x + w * 0.5f, y + h * 0.5f, rnd_dim, RND_CENTRE);
+    if (car->status != SIM_RUNNING || !rnd_debug_usable(dbg)) {
+        /* a car that has left the track drives no more: its driver's last maps would be stale */
+        char why[160];
+        if (car->status == SIM_FINISHED) {
+            char t[32];
+            rnd_format_time(t, sizeof t, car->finish_time_s, 3);
+            snprintf(why, sizeof why, "finished P%d in %s: off the track, no maps", car->position, t);
+        } else if (car->status == SIM_DNF) {
+            snprintf(why, sizeof why, "retired (%s): off the track, no maps", car->dnf_reason);
+        } else {
+            snprintf(why, sizeof why, "%s",
+                     dbg && dbg->alone ? "alone: on the racing line (no car in reach, no maps built)"
+                                       : "no context map (this car's driver keeps none)");
+        }
+        rnd_text_draw_fit(text, RND_FONT_NORMAL, why, x + w * 0.5f, y + h * 0.5f, w - 20.0f, rnd_dim, RND_CENTRE);
         return;
     }
     float label_w = (float)rnd_text_width(text, RND_FONT_SMALL, "interest") + 8.0f;
@@ -189,9 +206,9 @@ void rnd_inspector_draw_overlay(SDL_Renderer *r, const RndCamera *cam, const Rnd
     if (car_id < 0 || car_id >= sim_world_car_count(frame->world))
         return;
     const DrvDebug *dbg = rnd_inspector_debug(frame, car_id);
-    if (!rnd_debug_usable(dbg))
-        return;
     const SimCar *car = sim_world_car(frame->world, car_id);
+    if (!rnd_debug_usable(dbg) || car->status != SIM_RUNNING)
+        return;
     const TrkTrack *track = sim_world_track(frame->world);
     const SimWorldDef *wd = sim_world_def(frame->world);
     double dt = wd->tick_hz > 0.0 ? 1.0 / wd->tick_hz : 0.0;

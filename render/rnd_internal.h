@@ -47,6 +47,13 @@ void rnd_text_destroy(RndText *text);
 int rnd_text_draw(RndText *text, RndFont font, const char *s, float x, float y, RndRgba c, RndAlign align);
 int rnd_text_width(RndText *text, RndFont font, const char *s);
 int rnd_text_height(const RndText *text, RndFont font); /* line height, px */
+/* Fits s into max_w pixels of the font, measured with the font itself: s when it fits, else its longest prefix
+ * (cut at a character boundary, trailing spaces dropped) followed by an ellipsis; "" when not even the ellipsis
+ * fits. Writes out (truncated to out_len as any string) and returns its width. */
+int rnd_text_fit(RndText *text, RndFont font, const char *s, int max_w, char *out, size_t out_len);
+/* rnd_text_draw of s fitted into max_w pixels: text never runs past the width it is given. */
+int rnd_text_draw_fit(RndText *text, RndFont font, const char *s, float x, float y, float max_w, RndRgba c,
+                      RndAlign align);
 /* Where the font came from, for the help overlay. */
 const char *rnd_text_font_path(const RndText *text);
 
@@ -89,13 +96,18 @@ void rnd_cars_draw(SDL_Renderer *r, RndText *text, const RndCamera *cam, const R
 /* ---- HUD (rnd_hud.c) ------------------------------------------------------------------------------------------ */
 
 #define RND_TICKER_LEN 6
-#define RND_TICKER_TEXT 128
+#define RND_TICKER_LABEL (DRV_NAME_LEN + 16) /* "#number name" */
 #define RND_GAP_STEP_M 5.0 /* resolution of the leader's timing table */
 
+/* An event as the ticker shows it. The line is laid out when drawn, with the font: the cars' labels are kept whole
+ * here and shortened then, each to its share of the panel, so a long name never pushes the other car (or the
+ * end of the line) out of the panel. */
 typedef struct RndTickerItem {
     double time_s;
     SimEventType type;
-    char text[RND_TICKER_TEXT];
+    double value;               /* collision: relative speed, m/s */
+    char a[RND_TICKER_LABEL];   /* the first car, "#7 Vera Lind" */
+    char b[RND_TICKER_LABEL];   /* the second car, "" when the event has one */
 } RndTickerItem;
 
 /* What the HUD remembers between frames: recent events and when the leader passed each distance mark, so the

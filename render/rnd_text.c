@@ -13,6 +13,7 @@
 #define RND_TEXT_PROBE 8
 #define RND_TEXT_MAX 160 /* longer strings are drawn but not cached */
 #define RND_FONT_PATH_LEN 512
+#define RND_FIT_CACHE 256 /* elided strings remembered (power of two): the HUD fits the same names every frame */
 
 typedef struct RndTextEntry {
     uint64_t key;
@@ -24,11 +25,24 @@ typedef struct RndTextEntry {
     unsigned long used;
 } RndTextEntry;
 
+/* One remembered fit: the string, the font and the width limit give the elided string and its width. */
+typedef struct RndFitEntry {
+    uint64_t key;
+    RndFont font;
+    int max_w;
+    bool used;
+    char s[RND_TEXT_MAX];
+    char out[RND_TEXT_MAX];
+    int w;
+} RndFitEntry;
+
 struct RndText {
     SDL_Renderer *renderer;
     TTF_Font *fonts[RND_FONT_COUNT];
+    const char *ellipsis[RND_FONT_COUNT]; /* U+2026 when the font has it, else "..." */
     char path[RND_FONT_PATH_LEN];
     RndTextEntry cache[RND_TEXT_CACHE];
+    RndFitEntry fits[RND_FIT_CACHE];
     unsigned long clock;
 };
 
@@ -109,6 +123,8 @@ static int rnd_text_open_fonts(RndText *t, const char *font_path, int px, char *
             return -1;
         }
     }
+    for (int i = 0; i < RND_FONT_COUNT; i++)
+        t->ellipsis[i] = TTF_GlyphIsProvided(t->fonts[i], 0x2026) ? "\xe2\x80\xa6" : "...";
     snprintf(t->path, sizeof t->path, "%s", which);
     return 0;
 }
@@ -243,4 +259,106 @@ int rnd_text_width(RndText *t, RndFont font, const char *s)
     if (s && *s)
         TTF_SizeUTF8(t->fonts[font], s, &w, &h);
     return w;
+}
+
+/* ---- fitting text into a width ----------------------------------------------------------------------------------- */
+
+/* Byte offset of character k of s (UTF-8), or of its end when s has fewer characters. */
+static size_t rnd_utf8_offset(const char *s, size_t k)
+{
+    size_t i = 0;
+    for (; s[i] && k > 0; k--) {
+        i++;
+        while (((unsigned char)s[i] & 0xC0) == 0x80)
+            i++;
+    }
+    return i;
+}
+
+/* out = the first `keep` bytes of s without trailing spaces, then the ellipsis; returns its width. */
+static int rnd_elided_width(RndText *t, RndFont font, const char *s, size_t keep, char *out, size_t out_len)
+{
+    while (keep > 0 && s[keep - 1] == ' ')
+        keep--;
+    snprintf(out, out_len, "%.*s%s", (int)keep, s, t->ellipsis[font]);
+    return rnd_text_width(t, font, out);
+}
+
+/* The measuring behind rnd_text_fit: the most characters that fit with the ellipsis, by bisection. Widths grow
+ * with the prefix (up to kerning noise): the result is measured whole, so it never exceeds max_w. */
+static int rnd_text_fit_measure(RndText *t, RndFont font, const char *s, int max_w, char *out, size_t out_len)
+{
+    size_t n = strlen(s);
+    int w = rnd_text_width(t, font, s);
+    if (w <= max_w && n < out_len) {
+        memcpy(out, s, n + 1);
+        return w;
+    }
+    size_t ell = strlen(t->ellipsis[font]);
+    if (out_len <= ell || rnd_elided_width(t, font, s, 0, out, out_len) > max_w) {
+        out[0] = '\0'; /* not even the ellipsis fits */
+        return 0;
+    }
+    size_t lo = 0, hi = 0; /* characters kept: lo fits; the prefix must leave room for the ellipsis in out */
+    while (s[rnd_utf8_offset(s, hi)] && rnd_utf8_offset(s, hi + 1) + ell < out_len)
+        hi++;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo + 1) / 2;
+        if (rnd_elided_width(t, font, s, rnd_utf8_offset(s, mid), out, out_len) <= max_w)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    w = rnd_elided_width(t, font, s, rnd_utf8_offset(s, lo), out, out_len);
+    while (w > max_w && lo > 0) /* kerning made a longer prefix pass a shorter one's test */
+        w = rnd_elided_width(t, font, s, rnd_utf8_offset(s, --lo), out, out_len);
+    return w;
+}
+
+int rnd_text_fit(RndText *t, RndFont font, const char *s, int max_w, char *out, size_t out_len)
+{
+    if (!out || out_len == 0)
+        return 0;
+    if (!s || !*s || max_w <= 0) {
+        out[0] = '\0';
+        return 0;
+    }
+    size_t n = strlen(s);
+    if (n >= RND_TEXT_MAX || out_len < RND_TEXT_MAX)
+        return rnd_text_fit_measure(t, font, s, max_w, out, out_len);
+    uint64_t key = rnd_text_key(font, s, rnd_rgba(0, 0, 0, 0)) ^ ((uint64_t)(unsigned)max_w * 0x9E3779B97F4A7C15ull);
+    RndFitEntry *e = &t->fits[key & (RND_FIT_CACHE - 1)];
+    if (e->used && e->key == key && e->font == font && e->max_w == max_w && strcmp(e->s, s) == 0) {
+        memcpy(out, e->out, strlen(e->out) + 1);
+        return e->w;
+    }
+    int w = rnd_text_fit_measure(t, font, s, max_w, out, out_len);
+    e->used = true;
+    e->key = key;
+    e->font = font;
+    e->max_w = max_w;
+    memcpy(e->s, s, n + 1);
+    snprintf(e->out, sizeof e->out, "%s", out);
+    e->w = w;
+    return w;
+}
+
+int rnd_text_draw_fit(RndText *t, RndFont font, const char *s, float x, float y, float max_w, RndRgba c,
+                      RndAlign align)
+{
+    char buf[RND_TEXT_MAX];
+    if (!s || !*s)
+        return 0;
+    if (strlen(s) >= sizeof buf) { /* long strings (paths): fit in a buffer of their own size */
+        size_t len = strlen(s) + 8;
+        char *big = malloc(len);
+        if (!big)
+            return 0;
+        rnd_text_fit(t, font, s, (int)max_w, big, len);
+        int w = rnd_text_draw(t, font, big, x, y, c, align);
+        free(big);
+        return w;
+    }
+    rnd_text_fit(t, font, s, (int)max_w, buf, sizeof buf);
+    return rnd_text_draw(t, font, buf, x, y, c, align);
 }

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define W 960
 #define H 640
@@ -57,6 +58,39 @@ static int add_car(SimWorld *world, const char *name, int number, const uint8_t 
     return sim_world_add_car(world, &def);
 }
 
+/* A car held at a speed (no driver: it keeps its line and speed) with a race distance of its own. */
+static int add_car_moving(SimWorld *world, const char *name, int number, const uint8_t rgb[3], double s, double d,
+                          double speed_mps, double race_dist_m)
+{
+    SimCarDef def = {0};
+    def.name = name;
+    def.number = number;
+    memcpy(def.colour, rgb, 3);
+    def.spec = sim_default_car_spec();
+    def.s_m = s;
+    def.d_m = d;
+    def.speed_mps = speed_mps;
+    def.race_dist_m = race_dist_m;
+    return sim_world_add_car(world, &def);
+}
+
+/* The renderer and view on a world already in f->world. */
+static int fixture_view(Fixture *f)
+{
+    f->surface = SDL_CreateRGBSurfaceWithFormat(0, W, H, 32, SDL_PIXELFORMAT_ARGB8888);
+    f->renderer = f->surface ? SDL_CreateSoftwareRenderer(f->surface) : NULL;
+    if (!f->renderer)
+        return -1;
+    char err[256];
+    f->view = rnd_view_create(f->renderer, NULL, err, sizeof err);
+    if (!f->view) {
+        fprintf(stderr, "rnd_view_create: %s\n", err);
+        return -1;
+    }
+    rnd_view_reset(f->view, f->world);
+    return 0;
+}
+
 static int fixture_open(Fixture *f)
 {
     *f = (Fixture){0};
@@ -70,18 +104,31 @@ static int fixture_open(Fixture *f)
     if (!f->world || add_car(f->world, "Magenta", 7, car_a_rgb, 150.0, 0.0) != 0 ||
         add_car(f->world, "Cyan", 42, car_b_rgb, 600.0, 2.0) != 1)
         return -1;
-    f->surface = SDL_CreateRGBSurfaceWithFormat(0, W, H, 32, SDL_PIXELFORMAT_ARGB8888);
-    f->renderer = f->surface ? SDL_CreateSoftwareRenderer(f->surface) : NULL;
-    if (!f->renderer)
+    return fixture_view(f);
+}
+
+/* A world of the test track with a lap target and stall timeout, no cars yet. */
+static int fixture_begin(Fixture *f, int laps, double stall_timeout_s)
+{
+    *f = (Fixture){0};
+    f->track = make_track();
+    if (!f->track)
         return -1;
-    char err[256];
-    f->view = rnd_view_create(f->renderer, NULL, err, sizeof err);
-    if (!f->view) {
-        fprintf(stderr, "rnd_view_create: %s\n", err);
-        return -1;
+    SimWorldDef wd = sim_default_world_def();
+    wd.track = f->track;
+    wd.laps = laps;
+    if (stall_timeout_s > 0.0)
+        wd.stall_timeout_s = stall_timeout_s;
+    f->world = sim_world_create(&wd);
+    return f->world ? 0 : -1;
+}
+
+static void step_observed(Fixture *f, int ticks)
+{
+    for (int i = 0; i < ticks; i++) {
+        sim_world_step(f->world);
+        rnd_view_observe(f->view, f->world);
     }
-    rnd_view_reset(f->view, f->world);
-    return 0;
 }
 
 static void fixture_close(Fixture *f)
@@ -468,6 +515,195 @@ static int test_mouse_pan_and_click_select(void)
     return 0;
 }
 
+/* ---- text stays inside its panel ------------------------------------------------------------------------------ */
+
+#define LONG_A "Alexandra Wolfeschlegelsteinhausen-Bergdorf"
+#define LONG_B "Bartholomew Featherstonehaugh-Cholmondeley"
+
+/* Light pixels (text) in a rectangle: the HUD panels are dark, their text light. */
+static int count_light(const Fixture *f, int x0, int y0, int x1, int y1, int min_channel)
+{
+    int n = 0;
+    for (int y = y0 < 0 ? 0 : y0; y < y1 && y < H; y++)
+        for (int x = x0 < 0 ? 0 : x0; x < x1 && x < W; x++) {
+            uint8_t p[3];
+            pixel(f, x, y, p);
+            n += p[0] > min_channel || p[1] > min_channel || p[2] > min_channel;
+        }
+    return n;
+}
+
+static bool is_panel_bg(const Fixture *f, int x, int y)
+{
+    uint8_t p[3];
+    pixel(f, x, y, p);
+    return p[0] < 45 && p[1] < 50 && p[2] < 50;
+}
+
+/* Rows [top, bottom) of the k-th dark panel (0-based) met going down column x. */
+static bool find_panel(const Fixture *f, int x, int k, int *top, int *bottom)
+{
+    int seen = -1;
+    for (int y = 0; y < H; y++) {
+        if (!is_panel_bg(f, x, y))
+            continue;
+        int y1 = y;
+        while (y1 < H && is_panel_bg(f, x, y1))
+            y1++;
+        if (++seen == k) {
+            *top = y;
+            *bottom = y1;
+            return true;
+        }
+        y = y1;
+    }
+    return false;
+}
+
+static int count_events(const SimWorld *world, SimEventType type)
+{
+    int n = 0, count = 0;
+    const SimEvent *ev = sim_world_events(world, &count);
+    for (int i = 0; i < count; i++)
+        n += ev[i].type == type;
+    return n;
+}
+
+static int test_ticker_long_names_stay_in_panel(void)
+{
+    /* a fast car runs into a slow one on the same line: "contact #7 LONG_A / #42 LONG_B, 20 m/s" (and then a
+     * pass) are far wider than the ticker */
+    Fixture f;
+    TST_CHECK(fixture_begin(&f, 3, 0.0) == 0);
+    TST_CHECK(add_car_moving(f.world, LONG_A, 7, car_a_rgb, 100.0, 0.0, 40.0, 100.0) == 0);
+    TST_CHECK(add_car_moving(f.world, LONG_B, 42, car_b_rgb, 130.0, 0.5, 20.0, 130.0) == 1);
+    TST_CHECK(fixture_view(&f) == 0);
+    rnd_view_ui(f.view)->selected = -1;
+    step_observed(&f, 400);
+    TST_CHECK(count_events(f.world, SIM_EV_COLLISION) >= 1);
+    draw(&f, NULL);
+    /* the ticker is the third panel down the HUD column (clock, tower, ticker); its right edge is where the
+     * overview's inset starts */
+    int top, bottom;
+    TST_CHECK(find_panel(&f, 11, 2, &top, &bottom));
+    int right = rnd_view_camera(f.view)->inset_left_px;
+    TST_CHECK(is_panel_bg(&f, right - 1, top + 1) && !is_panel_bg(&f, right + 1, top + 1));
+    /* the line is fitted with the panel's 6 px padding kept: nothing above the background (~31) in the last 6
+     * columns (a line cut by a clip rectangle runs right into them), and it is not dropped: text up to near the
+     * padding */
+    TST_CHECK(count_light(&f, right - 6, top, right, bottom, 40) == 0);
+    TST_CHECK(count_light(&f, right - 40, top, right - 6, bottom, 70) > 0);
+    fixture_close(&f);
+    return 0;
+}
+
+static int test_inspector_header_long_name(void)
+{
+    Fixture f;
+    TST_CHECK(fixture_begin(&f, 3, 0.0) == 0);
+    TST_CHECK(add_car_moving(f.world, LONG_A, 7, car_a_rgb, 150.0, 0.0, 30.0, 150.0) == 0);
+    TST_CHECK(fixture_view(&f) == 0);
+    DrvDebug dbg = fake_debug();
+    rnd_view_ui(f.view)->selected = 0;
+    rnd_view_ui(f.view)->inspector = true;
+    draw(&f, &dbg);
+    /* the panel: 600 px wide at the bottom right, 10 px from the edges; its top found up its left column */
+    int px = W - 600 - 10, top = H - 12;
+    while (top > 0 && is_panel_bg(&f, px + 2, top - 1))
+        top--;
+    TST_CHECK(top < H - 100);
+    /* the header: the name from px + 10, the map's description from 45% of the inner width: the name stops
+     * short of it, so the columns just before the description hold no text */
+    int info_x = px + 10 + (int)(0.45f * 580.0f);
+    TST_CHECK(count_light(&f, px + 10, top + 6, px + 60, top + 24, 150) > 20); /* the name is there */
+    TST_CHECK(count_light(&f, info_x - 9, top + 4, info_x - 1, top + 26, 150) == 0);
+    TST_CHECK(count_light(&f, info_x, top + 4, info_x + 60, top + 26, 100) > 20); /* and the description */
+    fixture_close(&f);
+    return 0;
+}
+
+/* ---- cars that have left the race ------------------------------------------------------------------------------ */
+
+/* Pixels that look like a car colour after blending: its dominant channels high, the others low. */
+static int count_tinted(const Fixture *f, float cx, float cy, int r, const uint8_t rgb[3])
+{
+    int n = 0;
+    for (int y = (int)cy - r; y <= (int)cy + r; y++)
+        for (int x = (int)cx - r; x <= (int)cx + r; x++) {
+            if (x < 0 || y < 0 || x >= W || y >= H)
+                continue;
+            uint8_t p[3];
+            pixel(f, x, y, p);
+            bool like = true;
+            for (int c = 0; c < 3; c++)
+                like = like && (rgb[c] > 128 ? p[c] > 110 : p[c] < 100);
+            n += like;
+        }
+    return n;
+}
+
+static int test_finished_car_leaves_the_track(void)
+{
+    /* one lap: car 0 is 10 m from the flag, car 1 a lap's worth from it, still racing throughout */
+    Fixture f;
+    TST_CHECK(fixture_begin(&f, 1, 0.0) == 0);
+    double lap = trk_length(f.track);
+    TST_CHECK(add_car_moving(f.world, "Magenta", 7, car_a_rgb, lap - 10.0, 0.0, 30.0, lap - 10.0) == 0);
+    TST_CHECK(add_car_moving(f.world, "Cyan", 42, car_b_rgb, 100.0, 2.0, 30.0, 100.0) == 1);
+    TST_CHECK(fixture_view(&f) == 0);
+    rnd_view_ui(f.view)->selected = -1;
+    int guard = 0;
+    while (sim_world_car(f.world, 0)->status != SIM_FINISHED && guard++ < 200)
+        step_observed(&f, 1);
+    TST_CHECK(sim_world_car(f.world, 0)->status == SIM_FINISHED);
+    /* just after the flag: still drawn where it stopped, but see-through (never its full colour) */
+    draw(&f, NULL);
+    float sx, sy;
+    TST_CHECK(rnd_view_car_screen_pos(f.view, 0, &sx, &sy));
+    TST_CHECK(count_colour(&f, (int)sx - 8, (int)sy - 8, (int)sx + 9, (int)sy + 9, car_a_rgb) == 0);
+    TST_CHECK(count_tinted(&f, sx, sy, 8, car_a_rgb) >= 4);
+    /* after the cool-down: gone from the track (not drawn, not clickable), while the racing car is drawn */
+    step_observed(&f, 350);
+    TST_CHECK(sim_world_car(f.world, 1)->status == SIM_RUNNING);
+    draw(&f, NULL);
+    float gx, gy;
+    TST_CHECK(!rnd_view_car_screen_pos(f.view, 0, &gx, &gy));
+    TST_CHECK(count_tinted(&f, sx, sy, 10, car_a_rgb) == 0);
+    TST_CHECK(rnd_view_car_screen_pos(f.view, 1, &gx, &gy));
+    TST_CHECK(count_colour(&f, (int)gx - 4, (int)gy - 4, (int)gx + 5, (int)gy + 5, car_b_rgb) >= 4);
+    /* selected, it stays as a faint ghost, so the selection and the follow camera have something to show */
+    rnd_view_ui(f.view)->selected = 0;
+    draw(&f, NULL);
+    TST_CHECK(rnd_view_car_screen_pos(f.view, 0, &gx, &gy));
+    TST_CHECK(count_colour(&f, (int)gx - 8, (int)gy - 8, (int)gx + 9, (int)gy + 9, car_a_rgb) == 0);
+    fixture_close(&f);
+    return 0;
+}
+
+static int test_retired_car_leaves_the_track(void)
+{
+    /* car 0 stands still: retired for no progress after 0.5 s */
+    Fixture f;
+    TST_CHECK(fixture_begin(&f, 3, 0.5) == 0);
+    TST_CHECK(add_car_moving(f.world, "Magenta", 7, car_a_rgb, 300.0, 0.0, 0.0, 300.0) == 0);
+    TST_CHECK(add_car_moving(f.world, "Cyan", 42, car_b_rgb, 100.0, 2.0, 30.0, 100.0) == 1);
+    TST_CHECK(fixture_view(&f) == 0);
+    rnd_view_ui(f.view)->selected = -1;
+    int guard = 0;
+    while (sim_world_car(f.world, 0)->status != SIM_DNF && guard++ < 200)
+        step_observed(&f, 1);
+    TST_CHECK(sim_world_car(f.world, 0)->status == SIM_DNF);
+    draw(&f, NULL);
+    float sx, sy;
+    TST_CHECK(rnd_view_car_screen_pos(f.view, 0, &sx, &sy)); /* drawn (greyed, fading) as it stops */
+    step_observed(&f, 350);
+    draw(&f, NULL);
+    TST_CHECK(!rnd_view_car_screen_pos(f.view, 0, &sx, &sy));
+    TST_CHECK(rnd_view_car_screen_pos(f.view, 1, &sx, &sy));
+    fixture_close(&f);
+    return 0;
+}
+
 int main(void)
 {
     TST_RUN(test_camera_round_trip);
@@ -481,5 +717,9 @@ int main(void)
     TST_RUN(test_observer_does_not_change_the_sim);
     TST_RUN(test_controls);
     TST_RUN(test_mouse_pan_and_click_select);
+    TST_RUN(test_ticker_long_names_stay_in_panel);
+    TST_RUN(test_inspector_header_long_name);
+    TST_RUN(test_finished_car_leaves_the_track);
+    TST_RUN(test_retired_car_leaves_the_track);
     return tst_report();
 }
