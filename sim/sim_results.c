@@ -75,7 +75,13 @@ void sim_results_print_table(const SimSession *s, FILE *out)
     int n = sim_world_car_count(w);
     const int *order = sim_world_order(w);
     const SimCar *winner = n > 0 ? sim_world_car(w, order[0]) : NULL;
-    fprintf(out, "%-3s %-4s %-22s %4s %10s %9s %9s %4s %4s %4s %6s  %s\n", "Pos", "No", "Name", "Laps", "Time",
+    /* the name column is as wide as the longest name (at least 22): names are never cut */
+    int name_w = 22;
+    for (int i = 0; i < n; i++) {
+        int len = (int)strlen(sim_world_car(w, i)->name);
+        name_w = len > name_w ? len : name_w;
+    }
+    fprintf(out, "%-3s %-4s %-*s %4s %10s %9s %9s %4s %4s %4s %6s  %s\n", "Pos", "No", name_w, "Name", "Laps", "Time",
             "Gap", "Best", "Ovt", "Lost", "Coll", "Off s", "Status");
     for (int i = 0; i < n; i++) {
         const SimCar *c = sim_world_car(w, order[i]);
@@ -87,7 +93,7 @@ void sim_results_print_table(const SimSession *s, FILE *out)
             snprintf(status, sizeof status, "DNF (%s)", c->dnf_reason);
         else
             snprintf(status, sizeof status, "%s", sim_status_name(c->status));
-        fprintf(out, "%-3d %-4d %-22.22s %4d %10s %9s %9s %4d %4d %4d %6.1f  %s\n", c->position, c->number,
+        fprintf(out, "%-3d %-4d %-*s %4d %10s %9s %9s %4d %4d %4d %6.1f  %s\n", c->position, c->number, name_w,
                 c->name, c->laps, t, gap, best, c->overtakes, c->positions_lost, c->collisions, c->offtrack_s,
                 status);
     }

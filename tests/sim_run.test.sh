@@ -46,6 +46,19 @@ else
     fail=$((fail + 1)); echo "FAIL csv"
 fi
 if grep -q '^1  ' "$tmp/out" && grep -q 'Status' "$tmp/out"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL table"; fi
+# a long name (47 characters, the most a personality allows) appears whole in the table, its columns still aligned
+long="Maximilian Wolfeschlegelsteinhausen-Bergdorffer"
+printf '[driver]\nname = %s\nnumber = 9\n' "$long" >"$tmp/long.ini"
+printf '[race]\ntrack = %s/tests/data/sim/oval.ini\nlaps = 1\nseed = 3\n[grid]\ndriver = long.ini\ndriver = %s/tests/data/sim/driver.ini\n' \
+    "$PWD" "$PWD" >"$tmp/long_race.ini"
+check long-name 0 "" "$prog" run "$tmp/long_race.ini" --headless
+w1=$(sed -n 2p "$tmp/out" | awk '{print index($0, "finished")}')
+w2=$(sed -n 3p "$tmp/out" | awk '{print index($0, "finished")}')
+if grep -qF "$long " "$tmp/out" && [ "$w1" -gt 0 ] && [ "$w1" -eq "$w2" ]; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL long name cut or columns misaligned"; cat "$tmp/out"
+fi
 rm -rf "$tmp"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
