@@ -12,7 +12,6 @@
 
 #include <math.h>
 
-#define DRV_LINE_LOOKAHEAD_FRACTION 0.35 /* of the driver's lookahead, for the racing line's target point */
 #define DRV_LINE_FOLLOW_BAND_M 1.0       /* a chosen offset this close to the line counts as following it */
 #define DRV_LINE_TRACK_TOL_M 0.5         /* this close to the line counts as on it (tracking error, slot size) */
 #define DRV_LINE_FF_STEP_M 2.0           /* arc length for the line's slope */
@@ -408,7 +407,7 @@ void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d
 }
 
 /* A decision: behaviours -> post -> resolve, into driver->plan (and the inspector's copy of the maps). */
-static void drv_context_decide(DrvDriver *driver, const DrvView *view, const DrvHere *here, double line_d_m)
+void drv_context_decide(DrvDriver *driver, const DrvView *view, const DrvHere *here, double line_d_m)
 {
     const DrvPersonality *p = &driver->p;
     /* Alone, the maps would hold only the line and the track limits (which the line lies inside): the line is the
@@ -468,21 +467,4 @@ static void drv_context_decide(DrvDriver *driver, const DrvView *view, const Drv
     driver->plan.target_d_m = res.chosen_d_m;
     driver->plan.braking = res.chosen_danger > p->aggression || res.no_slot;
     drv_debug_fill(&driver->debug, &map, &res, driver->plan.braking, p->resolver, view->tick);
-}
-
-void drv_context_think(DrvDriver *driver, const DrvView *view, bool decide, DrvControls *out)
-{
-    const DrvPersonality *p = &driver->p;
-    const TrkTrack *trk = driver->track;
-    DrvHints *h = &driver->hints;
-    double s = view->s_m, v = view->speed_mps;
-    drv_noise_update(driver, view);
-    DrvHere here;
-    drv_context_here(driver, view, &here);
-    /* the racing line's target point moves with the car: read every tick, also between decisions */
-    double line_d = trk_line_d(trk, s + 2.0 + v * DRV_LINE_LOOKAHEAD_FRACTION * p->lookahead_s, &h->line_ahead);
-    if (decide)
-        drv_context_decide(driver, view, &here, line_d);
-    double target_d = driver->plan.on_line ? line_d : driver->plan.target_d_m;
-    drv_context_control(driver, view, target_d, line_d, &here, driver->plan.braking, out);
 }

@@ -29,6 +29,10 @@ typedef struct DrvHere {
 /* Reads DrvHere for this tick (and keeps the driver's track hints). */
 void drv_context_here(DrvDriver *driver, const DrvView *view, DrvHere *here);
 
+/* The context model's decision (drv_think runs it at the decision rate): behaviours -> post -> resolve, into
+ * driver->plan and the inspector's copy of the maps. `line_d_m` is the racing line at the lookahead point. */
+void drv_context_decide(DrvDriver *driver, const DrvView *view, const DrvHere *here, double line_d_m);
+
 /* Speed plan, following, and steering toward target_d (both models use it, so comparisons are fair). line_d_m is
  * the racing line at the line's lookahead point, `here` this tick's drv_context_here. Fills every field of out. */
 void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d, double line_d_m,

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define DRV_LINE_LOOKAHEAD_FRACTION 0.35 /* of the driver's lookahead, for the racing line's target point */
+
 DrvDriver *drv_create(const DrvPersonality *p, const TrkTrack *track, const TrkCarParams *car, uint64_t seed)
 {
     if (track == NULL || !drv_personality_valid(p))
@@ -66,18 +68,25 @@ static bool drv_decision_due(const DrvDriver *driver, const DrvView *view)
     return (tick + driver->decide_phase) % (uint64_t)period == 0;
 }
 
+/* A tick of either model: the reaction noise, the track at the car and the racing line's target point (which moves
+ * with the car, so they are read every tick, also between decisions), the model's decision when one is due, then
+ * the shared control toward the plan. */
 void drv_think(DrvDriver *driver, const DrvView *view, DrvControls *out)
 {
     bool decide = drv_decision_due(driver, view);
-    switch (driver->p.model) {
-    case DRV_MODEL_STEERING:
-        drv_steering_think(driver, view, decide, out);
-        break;
-    case DRV_MODEL_CONTEXT:
-    default:
-        drv_context_think(driver, view, decide, out);
-        break;
+    drv_noise_update(driver, view);
+    DrvHere here;
+    drv_context_here(driver, view, &here);
+    double s_ahead = view->s_m + 2.0 + view->speed_mps * DRV_LINE_LOOKAHEAD_FRACTION * driver->p.lookahead_s;
+    double line_d = trk_line_d(driver->track, s_ahead, &driver->hints.line_ahead);
+    if (decide) {
+        if (driver->p.model == DRV_MODEL_STEERING)
+            drv_steering_decide(driver, view, &here, line_d);
+        else
+            drv_context_decide(driver, view, &here, line_d);
     }
+    double target_d = driver->plan.on_line ? line_d : driver->plan.target_d_m;
+    drv_context_control(driver, view, target_d, line_d, &here, driver->plan.braking, out);
 }
 
 void drv_think_fn(void *self, const DrvView *view, DrvControls *out) { drv_think(self, view, out); }

@@ -45,10 +45,6 @@ struct DrvDriver {
     uint64_t decide_phase;
 };
 
-/* The models' ticks. With `decide` the model reads the world into a new driver->plan first; every tick it then
- * controls the car toward the plan on the current view. */
-void drv_context_think(DrvDriver *driver, const DrvView *view, bool decide, DrvControls *out);
-
 /* drv_steer_toward with the path curvature already known (1/m), for callers that keep track hints. */
 double drv_steer_toward_k(const DrvView *view, double target_d_m, double curvature_per_m);
 

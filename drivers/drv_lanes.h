@@ -37,6 +37,22 @@ void drv_lanes_destroy(DrvLanes *lanes);
  * non-finite s or d). Inline, with the arc length wrapped by compare when already on the lap and the clamps by
  * compare: bit for bit what fmod/fmin/fmax give for these operands (see drv_lanes_speed_slow), at a tenth of the
  * cost. */
+/* Where a finite offset falls among `count` lanes d0_m + k spacing_m: the lane at or below it (j, clamped so j + 1 is
+ * a lane) and the fraction t toward the next. fl is never NaN here, so the compares give fmin/fmax's value (a -0.0
+ * that fmax might turn into +0.0 only ever multiplies a finite speed and is added to one, which cannot tell them
+ * apart). */
+static inline void drv_lanes_place(double d0_m, double spacing_m, int count, double d_m, int *j, double *t)
+{
+    double fl = (d_m - d0_m) / spacing_m, top = count - 1.0;
+    fl = fl < top ? fl : top;
+    fl = fl > 0.0 ? fl : 0.0;
+    int k = (int)fl;
+    if (k >= count - 1)
+        k = count - 2;
+    *j = k;
+    *t = fl - k;
+}
+
 double drv_lanes_speed_slow(const DrvLanes *lanes, double s_m, double d_m);
 static inline double drv_lanes_speed(const DrvLanes *lanes, double s_m, double d_m)
 {
@@ -58,15 +74,9 @@ static inline double drv_lanes_speed(const DrvLanes *lanes, double s_m, double d
         i = n - 1;
     int i1 = i + 1 == n ? 0 : i + 1;
     double ts = fs - i;
-    /* finite d_m, d0_m and spacing_m: fl is never NaN, so compares give fmin/fmax's value (a -0.0 that fmax might
-     * turn into +0.0 only ever multiplies a finite speed and is added to one, which cannot tell them apart) */
-    double fl = (d_m - lanes->d0_m) / lanes->spacing_m, top = lanes->count - 1.0;
-    fl = fl < top ? fl : top;
-    fl = fl > 0.0 ? fl : 0.0;
-    int j = (int)fl;
-    if (j >= lanes->count - 1)
-        j = lanes->count - 2;
-    double tl = fl - j;
+    int j;
+    double tl;
+    drv_lanes_place(lanes->d0_m, lanes->spacing_m, lanes->count, d_m, &j, &tl);
     const float *a = lanes->v_mps + (size_t)j * (size_t)n, *b = a + n;
     double va = (1.0 - ts) * a[i] + ts * a[i1], vb = (1.0 - ts) * b[i] + ts * b[i1];
     return (1.0 - tl) * va + tl * vb;
@@ -120,13 +130,9 @@ static inline double drv_lanes_column_speed(const DrvLanesColumn *col, double d_
 {
     if (!col->valid || !isfinite(d_m))
         return 0.0;
-    double fl = (d_m - col->d0_m) / col->spacing_m, top = col->count - 1.0;
-    fl = fl < top ? fl : top;
-    fl = fl > 0.0 ? fl : 0.0;
-    int j = (int)fl;
-    if (j >= col->count - 1)
-        j = col->count - 2;
-    double tl = fl - j;
+    int j;
+    double tl;
+    drv_lanes_place(col->d0_m, col->spacing_m, col->count, d_m, &j, &tl);
     return (1.0 - tl) * col->v_mps[j] + tl * col->v_mps[j + 1];
 }
 

@@ -19,7 +19,6 @@
 #include <math.h>
 
 /* the same values the context model uses, so the two see the same world */
-#define DRV_ST_LINE_LOOKAHEAD_FRACTION 0.35
 #define DRV_ST_EDGE_LOOKAHEAD_S 0.7
 #define DRV_ST_STRAIGHT_MAX_CURVATURE (1.0 / 350.0)
 #define DRV_ST_STRAIGHT_LOOKAHEAD_S 2.0
@@ -241,7 +240,7 @@ double drv_steering_danger_at(const DrvView *view, const DrvPersonality *p, doub
 }
 
 /* A decision: the forces' target offset, smoothed and contained, into driver->plan. */
-static void drv_steering_decide(DrvDriver *driver, const DrvView *view, const DrvHere *here, double line_d)
+void drv_steering_decide(DrvDriver *driver, const DrvView *view, const DrvHere *here, double line_d)
 {
     const DrvPersonality *p = &driver->p;
     const TrkTrack *trk = driver->track;
@@ -277,19 +276,4 @@ static void drv_steering_decide(DrvDriver *driver, const DrvView *view, const Dr
     driver->plan.on_line = false;
     driver->plan.target_d_m = target;
     driver->plan.braking = drv_steering_danger_at(view, p, target, driver->noise.d_m) > p->aggression;
-}
-
-void drv_steering_think(DrvDriver *driver, const DrvView *view, bool decide, DrvControls *out)
-{
-    const DrvPersonality *p = &driver->p;
-    const TrkTrack *trk = driver->track;
-    DrvHints *h = &driver->hints;
-    double s = view->s_m, v = view->speed_mps;
-    drv_noise_update(driver, view);
-    DrvHere here;
-    drv_context_here(driver, view, &here);
-    double line_d = trk_line_d(trk, s + 2.0 + v * DRV_ST_LINE_LOOKAHEAD_FRACTION * p->lookahead_s, &h->line_ahead);
-    if (decide)
-        drv_steering_decide(driver, view, &here, line_d);
-    drv_context_control(driver, view, driver->plan.target_d_m, line_d, &here, driver->plan.braking, out);
 }

@@ -7,7 +7,7 @@
 #ifndef DRV_STEERING_H
 #define DRV_STEERING_H
 
-#include "drv_driver.h"
+#include "drv_context.h"
 
 /* The weights of the weighted sum, and the shapes of the behaviours. Tuned on gp and tech (see the README's "Why
  * context steering" section for what was tried). Personality values scale them: line -> seek, draft -> draft,
@@ -41,7 +41,8 @@ DrvSteeringForces drv_steering_forces(const DrvView *view, const DrvPersonality 
  * behaviour), 0..1: above the personality's aggression it brakes to follow the car in its path. */
 double drv_steering_danger_at(const DrvView *view, const DrvPersonality *p, double d_m, double noise_d_m);
 
-/* The model's tick. */
-void drv_steering_think(DrvDriver *driver, const DrvView *view, bool decide, DrvControls *out);
+/* The model's decision (drv_think runs it at the decision rate): the forces' target offset, smoothed and contained,
+ * into driver->plan. `line_d` is the racing line at the lookahead point. */
+void drv_steering_decide(DrvDriver *driver, const DrvView *view, const DrvHere *here, double line_d);
 
 #endif
