@@ -16,13 +16,6 @@
 #define DRV_STEER_PLAN_SHARE 0.3
 #define DRV_SPEED_GAIN 3.0         /* 1/s */
 
-double drv_steer_toward_ff(const DrvView *view, double target_d_m, double target_lat_mps, double feedforward_mps2,
-                           double curvature_per_m)
-{
-    return drv_steer_toward_grip(view, target_d_m, target_lat_mps, feedforward_mps2, curvature_per_m,
-                                 drv_control_grip(view).steer_mps2);
-}
-
 double drv_steer_toward_grip(const DrvView *view, double target_d_m, double target_lat_mps, double feedforward_mps2,
                              double curvature_per_m, double grip_mps2)
 {
@@ -48,20 +41,10 @@ double drv_steer_toward_grip(const DrvView *view, double target_d_m, double targ
     return drv_fmax(a_min, drv_fmin(a_max, a));
 }
 
-double drv_steer_toward_k(const DrvView *view, double target_d_m, double curvature_per_m)
-{
-    return drv_steer_toward_ff(view, target_d_m, 0.0, 0.0, curvature_per_m);
-}
-
 double drv_steer_toward(const DrvView *view, double target_d_m)
 {
     double k = view->track ? trk_curvature(view->track, view->s_m, NULL) : 0.0;
-    return drv_steer_toward_k(view, target_d_m, k);
-}
-
-double drv_speed_toward_ff(const DrvView *view, double target_speed_mps, double feedforward_mps2)
-{
-    return drv_speed_toward_grip(view, target_speed_mps, feedforward_mps2, drv_control_grip(view).speed_mps2);
+    return drv_steer_toward_grip(view, target_d_m, 0.0, 0.0, k, drv_control_grip(view).steer_mps2);
 }
 
 double drv_speed_toward_grip(const DrvView *view, double target_speed_mps, double feedforward_mps2, double grip_mps2)
@@ -74,5 +57,5 @@ double drv_speed_toward_grip(const DrvView *view, double target_speed_mps, doubl
 
 double drv_speed_toward(const DrvView *view, double target_speed_mps)
 {
-    return drv_speed_toward_ff(view, target_speed_mps, 0.0);
+    return drv_speed_toward_grip(view, target_speed_mps, 0.0, drv_control_grip(view).speed_mps2);
 }

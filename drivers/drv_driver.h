@@ -45,20 +45,8 @@ struct DrvDriver {
     uint64_t decide_phase;
 };
 
-/* drv_steer_toward with the path curvature already known (1/m), for callers that keep track hints. */
-double drv_steer_toward_k(const DrvView *view, double target_d_m, double curvature_per_m);
-
-/* Steering that tracks a moving target: its lateral speed (m/s) and acceleration (m/s^2) are fed forward, the
- * rest is the same feedback as drv_steer_toward, within the grip margin. */
-double drv_steer_toward_ff(const DrvView *view, double target_d_m, double target_lat_mps, double feedforward_mps2,
-                           double curvature_per_m);
-
-/* drv_speed_toward plus a feedforward acceleration (the slope of a speed plan), so braking zones are followed
- * without lag. */
-double drv_speed_toward_ff(const DrvView *view, double target_speed_mps, double feedforward_mps2);
-
-/* The grip the two above count on (m/s^2): the view's car's, or their own fallbacks when the view has no car.
- * Inline: it is read every tick, and a call costs as much as the formula. */
+/* The grip the low-level steering and speed control count on (m/s^2): the view's car's, or their own fallbacks when
+ * the view has no car. Inline: it is read every tick, and a call costs as much as the formula. */
 typedef struct DrvControlGrip {
     double steer_mps2, speed_mps2;
 } DrvControlGrip;
@@ -70,8 +58,10 @@ static inline DrvControlGrip drv_control_grip(const DrvView *view)
     return (DrvControlGrip){g, g};
 }
 
-/* drv_steer_toward_ff and drv_speed_toward_ff with that grip already known (drv_control_grip), so a tick that does
- * both computes it once. */
+/* Steering that tracks a moving target, with the path curvature (1/m) and the grip (drv_control_grip) already known:
+ * the target's lateral speed (m/s) and acceleration (m/s^2) are fed forward, the rest is the feedback of
+ * drv_steer_toward. And drv_speed_toward plus a feedforward acceleration (the slope of a speed plan), so braking zones
+ * are followed without lag. A tick that does both computes the grip once. */
 double drv_steer_toward_grip(const DrvView *view, double target_d_m, double target_lat_mps, double feedforward_mps2,
                              double curvature_per_m, double grip_mps2);
 double drv_speed_toward_grip(const DrvView *view, double target_speed_mps, double feedforward_mps2,

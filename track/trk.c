@@ -735,17 +735,20 @@ double trk_width_right(const TrkTrack *track, double s_m, int *hint)
     return trk_lerp_field(track, s_m, hint, offsetof(TrkSample, right_m));
 }
 
+/* The geometry between two samples at fraction f: the same interpolation as trk_lerp_field. */
+static inline TrkGeometry trk_geometry_mix(const TrkSample *a, const TrkSample *b, double f)
+{
+    return (TrkGeometry){a->kappa + f * (b->kappa - a->kappa), a->left_m + f * (b->left_m - a->left_m),
+                         a->right_m + f * (b->right_m - a->right_m)};
+}
+
 TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint)
 {
     double f;
     int i = trk_locate_inl(track, s_m, &f);
-    const TrkSample *a = &track->samples[i], *b = &track->samples[trk_next_i(track, i)];
     if (hint)
         *hint = i;
-    /* the same interpolation as trk_lerp_field */
-    TrkGeometry g = {a->kappa + f * (b->kappa - a->kappa), a->left_m + f * (b->left_m - a->left_m),
-                     a->right_m + f * (b->right_m - a->right_m)};
-    return g;
+    return trk_geometry_mix(&track->samples[i], &track->samples[trk_next_i(track, i)], f);
 }
 
 double trk_line_d(const TrkTrack *track, double s_m, int *hint)
@@ -766,8 +769,8 @@ TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint)
     if (hint)
         *hint = i;
     /* the same interpolation as trk_lerp_field */
-    TrkSpot p = {a->kappa + f * (b->kappa - a->kappa), a->left_m + f * (b->left_m - a->left_m),
-                 a->right_m + f * (b->right_m - a->right_m), a->line_d_m + f * (b->line_d_m - a->line_d_m),
+    TrkGeometry g = trk_geometry_mix(a, b, f);
+    TrkSpot p = {g.kappa, g.left_m, g.right_m, a->line_d_m + f * (b->line_d_m - a->line_d_m),
                  a->line_kappa + f * (b->line_kappa - a->line_kappa)};
     return p;
 }
