@@ -114,12 +114,24 @@ static void sim_race_key_car_file(SimRaceParse *p, const char *value)
     }
 }
 
+/* A [race] number key in lo..hi (range as the message spells it), set once. */
+static void sim_race_key_number(SimRaceParse *p, bool *seen, const char *name, const char *value, double lo, double hi,
+                                const char *range, double *out)
+{
+    double x;
+    if (sim_race_dup(p, seen, name))
+        return;
+    if (sim_parse_double(value, &x) != 0 || x < lo || x > hi)
+        sim_ini_fail(&p->error, p->reader.line, "[race] %s: expected a number %s, got '%s'", name, range, value);
+    else
+        *out = x;
+}
+
 static void sim_race_key_race(SimRaceParse *p, const char *name, const char *value)
 {
     SimRace *r = p->race;
     int line = p->reader.line;
     long n;
-    double x;
     if (strcmp(name, "track") == 0) {
         if (!sim_race_dup(p, &p->have_track, name))
             sim_race_path(p, "race", "track", value, r->track_path);
@@ -135,19 +147,9 @@ static void sim_race_key_race(SimRaceParse *p, const char *name, const char *val
             sim_ini_fail(&p->error, line, "[race] seed: expected an integer 0..18446744073709551615, got '%s'",
                          value);
     } else if (strcmp(name, "tick_hz") == 0) {
-        if (!sim_race_dup(p, &p->have_tick, name)) {
-            if (sim_parse_double(value, &x) != 0 || x < 10.0 || x > 1000.0)
-                sim_ini_fail(&p->error, line, "[race] tick_hz: expected a number 10..1000, got '%s'", value);
-            else
-                r->tick_hz = x;
-        }
+        sim_race_key_number(p, &p->have_tick, name, value, 10.0, 1000.0, "10..1000", &r->tick_hz);
     } else if (strcmp(name, "duration_s") == 0) {
-        if (!sim_race_dup(p, &p->have_duration, name)) {
-            if (sim_parse_double(value, &x) != 0 || x < 0.0 || x > 1e6)
-                sim_ini_fail(&p->error, line, "[race] duration_s: expected a number 0..1000000, got '%s'", value);
-            else
-                r->duration_s = x;
-        }
+        sim_race_key_number(p, &p->have_duration, name, value, 0.0, 1e6, "0..1000000", &r->duration_s);
     } else if (strcmp(name, "car") == 0) {
         if (!sim_race_dup(p, &p->have_car_file, name)) {
             p->car_line = line;
