@@ -29,6 +29,8 @@
 #define DRV_AVOID_GAP_SPARE_M 0.75      /* most room, either side beyond the margin, a gap must leave (m) */
 #define DRV_AVOID_GAP_CARS 16           /* cars ahead kept for the narrow-gap pass (the nearest ones) */
 #define DRV_AVOID_EDGE_FAR_M 20.0       /* "beyond the edge" for a band: further than any track is wide */
+#define DRV_AVOID_BEHIND_GAP_M 1.5      /* a car beside our line with its nose this near our tail is a wall... */
+#define DRV_AVOID_BEHIND_CLOSING_S 0.5  /* ...and further by this many seconds of its closing speed */
 
 /* A car ahead that wrote danger, for the narrow-gap pass. */
 typedef struct DrvAvoidCar {
@@ -71,6 +73,18 @@ static double drv_avoid_ahead_danger(const DrvView *view, const DrvPersonality *
     return drv_fmax(urgency, close);
 }
 
+/* A car just behind, beside our line rather than in our wake, has nowhere to go if we cut across in front of it:
+ * its lane is a wall, as for a car alongside (no skirt: it only has to stop the walk). Most lap-1 contacts of a
+ * standing start were a car sweeping across the nose of one half a metre behind it. A car in our wake, or further
+ * back, is following us: its driver's problem. */
+static void drv_avoid_behind(DrvContextMap *map, const DrvView *view, const DrvOther *o, double gap, double od)
+{
+    double reach = DRV_AVOID_BEHIND_GAP_M + drv_fmax(o->speed_mps - view->speed_mps, 0.0) * DRV_AVOID_BEHIND_CLOSING_S;
+    double beside = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
+    if (gap < reach && fabs(od - view->d_m) >= beside)
+        drv_avoid_write(map, view, o, od, od, 1.0, 0.0);
+}
+
 /* Narrow gaps (see the top of the file): next to the track edges, and between pairs of cars ahead. */
 static void drv_avoid_narrow_gaps(const DrvView *view, const DrvPersonality *p, const DrvAvoidCar *cars, int n,
                                   DrvContextMap *map)
@@ -111,8 +125,10 @@ void drv_beh_avoid(const DrvView *view, const DrvPersonality *p, const DrvBehCtx
             drv_avoid_write(map, view, o, od, od + 0.3 * o->lat_speed_mps, 1.0, p->skirt_m);
             continue;
         }
-        if (o->ds_m < 0.0)
-            continue; /* behind and clear: its driver's problem */
+        if (o->ds_m < 0.0) {
+            drv_avoid_behind(map, view, o, gap, od);
+            continue;
+        }
         double closing = view->speed_mps - o->speed_mps;
         double range = DRV_AVOID_MIN_RANGE_M + drv_fmax(closing, 0.0) * horizon_s;
         if (gap > range)

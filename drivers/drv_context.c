@@ -38,6 +38,7 @@
 #define DRV_FOLLOW_GAIN 0.8              /* 1/s: speed asked per metre of gap error */
 #define DRV_FOLLOW_BRAKE_MPS2 8.0        /* assumed braking for the stopping-distance limit */
 #define DRV_CLOSE_BRAKE_SHARE 0.5        /* of the grip, braking counted on to stop closing on a car ahead */
+#define DRV_CLOSE_ANTICIPATE_S 1.0       /* how far ahead in time a lead's speed is anticipated from the plan */
 #define DRV_CLEAR_LAT_MPS2 4.0
 #define DRV_COURSE_MEET_MAX_S 3.0        /* the line is followed this far in time to where we would catch a car */
 #define DRV_COURSE_SAMPLES 4             /* points of the line looked at on the way */
@@ -131,7 +132,12 @@ static double drv_close_speed(const DrvView *view, const DrvDriver *driver, cons
 {
     double a = DRV_CLOSE_BRAKE_SHARE * driver->p.grip_use * here->grip_mps2;
     double room = drv_fmax(drv_beh_gap_m(view, o) - DRV_FOLLOW_MIN_GAP_M, 0.0);
-    return o->speed_mps + sqrt(2.0 * a * room);
+    /* The lead's speed is taken as what it will be shortly: no more than our own speed plan where it will be then.
+     * Closing on its speed of now brought followers into braking zones several m/s too fast, and with the lead
+     * braking at the limit no braking could shed the difference (most lap-1 contacts of shuffled grids, at turn 1). */
+    double s_then = view->s_m + o->ds_m + o->speed_mps * DRV_CLOSE_ANTICIPATE_S;
+    double lead_v = drv_fmin(o->speed_mps, trk_speed_at(driver->profile, s_then, NULL));
+    return lead_v + sqrt(2.0 * a * room);
 }
 
 /* Weight of "following the racing line" for a chosen offset: 1 on the line, 0 a band's width away. */

@@ -291,6 +291,37 @@ static int test_driver_free_lane_swerves(void)
     return 0;
 }
 
+static double swerve_with_car_behind(const TrkTrack *t, const TrkCarParams *car, const DrvPersonality *p, double behind_d)
+{
+    DrvDriver *drv = drv_create(p, t, car, 1);
+    /* a slow car 30 m ahead in our lane, and one with its nose 1 m behind our tail at behind_d */
+    DrvOther o[2] = {other(-5.6, behind_d, 50.0), other(30.0, 0.0, 35.0)};
+    o[0].id = 2;
+    DrvView v = view_at(t, car, 50.0, o, 2);
+    DrvControls out;
+    drv_think(drv, &v, &out);
+    drv_destroy(drv);
+    return out.target_d_m;
+}
+
+/* Swerving round a slow car never cuts across the nose of a car just behind and beside us: whichever side it is
+ * on, we go the other way. A car straight behind (in our wake) does not stop the swerve. */
+static int test_driver_swerve_spares_car_behind(void)
+{
+    TrkTrack *t = oval();
+    TrkCarParams car = trk_default_car();
+    DrvPersonality p = drv_default_personality();
+    p.reaction_noise = 0.0;
+    for (int c = 0; c < NCOUNTS; c++) {
+        p.slots = counts[c];
+        TST_CHECK(swerve_with_car_behind(t, &car, &p, -3.0) > 2.3);
+        TST_CHECK(swerve_with_car_behind(t, &car, &p, 3.0) < -2.3);
+        TST_CHECK(fabs(swerve_with_car_behind(t, &car, &p, 0.0)) > 2.3);
+    }
+    trk_free(t);
+    return 0;
+}
+
 /* Nobody near: level of detail drops the slot count; a car near brings it back. */
 static int test_lod(void)
 {
@@ -318,6 +349,7 @@ int main(void)
     TST_RUN(test_blur_keeps_danger_peak);
     TST_RUN(test_driver_blocked_brakes);
     TST_RUN(test_driver_free_lane_swerves);
+    TST_RUN(test_driver_swerve_spares_car_behind);
     TST_RUN(test_lod);
     return tst_report();
 }
