@@ -1,8 +1,8 @@
 /* cmd_check.c: `racesim check FILE_OR_DIR... [--seeds A-B] [--jobs J] [--json] [--verbose]`: runs scenarios (race
  * files with an [expect] section) headless and prints one line per scenario: PASS or FAIL and, for each check, the
- * measured figure (the worst over the seeds) next to its limit. Every (scenario, seed) run is one job of a
- * sim_batch; results are stored by job index and printed in file order afterwards, so the output does not depend
- * on --jobs. */
+ * measured figure (the worst over the seeds) next to its limit, then the checks across seeds (means over the
+ * seeds). Every (scenario, seed) run is one job of a sim_batch; results are stored by job index and summarised in
+ * file and seed order afterwards, so the output does not depend on --jobs. */
 #include "app.h"
 
 #include "../sim/sim_batch.h"
@@ -49,14 +49,16 @@ static void cmd_check_usage(FILE *out)
             "usage: racesim check FILE_OR_DIR... [options]\n\n"
             "Runs every scenario (a race file with an [expect] section; a directory means every *.ini directly in\n"
             "it) headless, for each seed, and prints one line per scenario: PASS or FAIL, then each check as\n"
-            "`name measured (limit)`, the measured figure being the worst over the seeds. The last line reads\n"
+            "`name measured (limit)`, the measured figure being the worst over the seeds, then the checks across\n"
+            "seeds (collisions_mean_max, offtrack_s_mean_max: the mean over the seeds). The last line reads\n"
             "\"N passed, N failed\" (scenarios).\n\n"
             "options:\n"
             "  --seeds A-B     seeds to run every scenario with (default: the scenario's [expect] seeds, else\n"
             "                  its race seed)\n"
             "  --jobs J        run J races at a time (threads; the output does not depend on J; default 1)\n"
-            "  --json          one JSON object per scenario (every seed, every check), then a summary object\n"
-            "  -v, --verbose   also one line per seed\n"
+            "  --json          one JSON object per scenario (every seed, every check, and the checks across\n"
+            "                  seeds in \"across_seeds\"), then a summary object\n"
+            "  -v, --verbose   also one line per seed (per-seed checks only)\n"
             "  -h, --help      this text\n\n"
             "Exit status: 0 every scenario passed, 1 a scenario failed, 2 bad usage or a bad scenario file.\n");
 }
@@ -285,17 +287,21 @@ static const char *cmd_check_run_error(const CheckCtx *ctx, const CheckScenario 
     return NULL;
 }
 
-static void cmd_check_print_checks(const SimExpectReport *reports, long runs, uint64_t seed0, bool show_seed)
+/* Prints each check's worst run as "; name measured (limit)" (":" before the first of the line, when `printed`
+ * checks came before none). Returns how many checks the line holds now. */
+static int cmd_check_print_checks(const SimExpectReport *reports, long runs, uint64_t seed0, bool show_seed,
+                                  int printed)
 {
     const SimExpectReport *r0 = &reports[0];
     for (int j = 0; j < r0->count; j++) {
         int w = sim_expect_worst_run(reports, (int)runs, j);
         const SimExpectCheck *c = &reports[w].checks[j];
-        printf("%s %s %s (%s", j == 0 ? ":" : ";", c->name, c->measured_text, c->limit_text);
+        printf("%s %s %s (%s", printed + j == 0 ? ":" : ";", c->name, c->measured_text, c->limit_text);
         if (show_seed && !c->pass)
             printf(", seed %llu", (unsigned long long)(seed0 + (uint64_t)w));
         printf(")%s", c->pass ? "" : " FAIL");
     }
+    return printed + r0->count;
 }
 
 /* One scenario's line (and its per-seed lines when verbose). Returns 1 when it passed. */
@@ -315,19 +321,22 @@ static int cmd_check_print_text(const CheckCtx *ctx, const CheckScenario *sc, bo
     long failed = 0;
     for (long k = 0; k < runs; k++)
         failed += !reports[k].pass;
+    SimExpectReport across;
+    sim_expect_eval_across(&sc->race->expect, reports, (int)runs, &across);
     char seeds[64];
     cmd_check_seeds_text(sc, seeds, sizeof seeds);
-    printf("%s %s (%s)", failed ? "FAIL" : "PASS", sc->path, seeds);
-    cmd_check_print_checks(reports, runs, sc->seed_first, runs > 1);
+    printf("%s %s (%s)", failed || !across.pass ? "FAIL" : "PASS", sc->path, seeds);
+    int printed = cmd_check_print_checks(reports, runs, sc->seed_first, runs > 1, 0);
+    cmd_check_print_checks(&across, 1, sc->seed_first, false, printed);
     if (failed)
         printf(" [%ld of %ld seeds failed]", failed, runs);
     printf("\n");
     for (long k = 0; verbose && k < runs; k++) {
         printf("    seed %llu %s", (unsigned long long)(sc->seed_first + (uint64_t)k), reports[k].pass ? "PASS" : "FAIL");
-        cmd_check_print_checks(&reports[k], 1, sc->seed_first + (uint64_t)k, false);
+        cmd_check_print_checks(&reports[k], 1, sc->seed_first + (uint64_t)k, false, 0);
         printf("\n");
     }
-    return failed == 0;
+    return failed == 0 && across.pass;
 }
 
 static void cmd_check_json_str(const char *s)
@@ -345,9 +354,9 @@ static void cmd_check_json_str(const char *s)
     putchar('"');
 }
 
-static void cmd_check_json_report(const SimExpectReport *r, uint64_t seed)
+/* The checks of a report as the elements of a JSON array. */
+static void cmd_check_json_checks(const SimExpectReport *r)
 {
-    printf("{\"seed\":%llu,\"pass\":%s,\"checks\":[", (unsigned long long)seed, r->pass ? "true" : "false");
     for (int j = 0; j < r->count; j++) {
         const SimExpectCheck *c = &r->checks[j];
         printf("%s{\"name\":", j ? "," : "");
@@ -359,6 +368,12 @@ static void cmd_check_json_report(const SimExpectReport *r, uint64_t seed)
         cmd_check_json_str(c->limit_text);
         printf("}");
     }
+}
+
+static void cmd_check_json_report(const SimExpectReport *r, uint64_t seed)
+{
+    printf("{\"seed\":%llu,\"pass\":%s,\"checks\":[", (unsigned long long)seed, r->pass ? "true" : "false");
+    cmd_check_json_checks(r);
     printf("]}");
 }
 
@@ -375,7 +390,9 @@ static int cmd_check_print_json(const CheckCtx *ctx, const CheckScenario *sc)
         return 0;
     }
     const SimExpectReport *reports = &ctx->reports[sc->first_job];
-    bool pass = true;
+    SimExpectReport across;
+    sim_expect_eval_across(&sc->race->expect, reports, (int)runs, &across);
+    bool pass = across.pass;
     for (long k = 0; k < runs; k++)
         pass = pass && reports[k].pass;
     printf(",\"pass\":%s,\"seeds\":[", pass ? "true" : "false");
@@ -384,6 +401,8 @@ static int cmd_check_print_json(const CheckCtx *ctx, const CheckScenario *sc)
             putchar(',');
         cmd_check_json_report(&reports[k], sc->seed_first + (uint64_t)k);
     }
+    printf("],\"across_seeds\":[");
+    cmd_check_json_checks(&across);
     printf("]}\n");
     return pass;
 }

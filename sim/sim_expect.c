@@ -18,11 +18,16 @@ typedef enum SimExpectKey {
     SIM_KEY_OVERTAKES_MAX,
     SIM_KEY_OFFTRACK_S_MAX,
     SIM_KEY_FINISH_ALL,
+    SIM_KEY_COLLISIONS_MEAN_MAX, /* across seeds: sim_expect_eval_across */
+    SIM_KEY_OFFTRACK_S_MEAN_MAX,
     SIM_KEY_COUNT
 } SimExpectKey;
 
+_Static_assert(SIM_KEY_COUNT <= SIM_EXPECT_SCALAR_KEYS, "SimExpect.key_line needs a slot per scalar key");
+
 static const char *const sim_expect_key_names[SIM_KEY_COUNT] = {
-    "seeds", "collisions_max", "overtakes_min", "overtakes_max", "offtrack_s_max", "finish_all"};
+    "seeds",          "collisions_max", "overtakes_min",       "overtakes_max",
+    "offtrack_s_max", "finish_all",     "collisions_mean_max", "offtrack_s_mean_max"};
 
 /*----------------------------------------------------------------------------------------------------------------
  * Parsing
@@ -84,6 +89,23 @@ static int sim_expect_bool(const char *value, bool *out)
     return 0;
 }
 
+/* A key whose value is a real number 0..1000000 (offtrack_s_max and the means); returns 0 ok, 1 bad value. */
+static int sim_expect_real(SimExpect *ex, SimExpectKey key, const char *value, char *msg, size_t msg_len)
+{
+    double *dst = key == SIM_KEY_OFFTRACK_S_MAX        ? &ex->offtrack_s_max
+                  : key == SIM_KEY_COLLISIONS_MEAN_MAX ? &ex->collisions_mean_max
+                                                       : &ex->offtrack_s_mean_max;
+    bool *have = key == SIM_KEY_OFFTRACK_S_MAX        ? &ex->have_offtrack_s_max
+                 : key == SIM_KEY_COLLISIONS_MEAN_MAX ? &ex->have_collisions_mean_max
+                                                      : &ex->have_offtrack_s_mean_max;
+    *have = true;
+    if (sim_parse_double(value, dst) == 0 && *dst >= 0.0 && *dst <= 1e6)
+        return 0;
+    snprintf(msg, msg_len, "[expect] %s: expected a number%s 0..1000000, got '%s'", sim_expect_key_names[key],
+             key == SIM_KEY_COLLISIONS_MEAN_MAX ? "" : " of seconds", value);
+    return 1;
+}
+
 /* One scalar key; returns 0 ok, 1 bad value (msg written). */
 static int sim_expect_scalar(SimExpect *ex, SimExpectKey key, const char *value, char *msg, size_t msg_len)
 {
@@ -109,12 +131,9 @@ static int sim_expect_scalar(SimExpect *ex, SimExpectKey key, const char *value,
         return 1;
     }
     case SIM_KEY_OFFTRACK_S_MAX:
-        ex->have_offtrack_s_max = true;
-        if (sim_parse_double(value, &ex->offtrack_s_max) == 0 && ex->offtrack_s_max >= 0.0 &&
-            ex->offtrack_s_max <= 1e6)
-            return 0;
-        snprintf(msg, msg_len, "[expect] offtrack_s_max: expected a number of seconds 0..1000000, got '%s'", value);
-        return 1;
+    case SIM_KEY_COLLISIONS_MEAN_MAX:
+    case SIM_KEY_OFFTRACK_S_MEAN_MAX:
+        return sim_expect_real(ex, key, value, msg, msg_len);
     case SIM_KEY_FINISH_ALL:
         ex->have_finish_all = true;
         if (sim_expect_bool(value, &ex->finish_all) == 0)
@@ -229,8 +248,9 @@ int sim_expect_parse_kv(SimExpect *ex, const char *name, const char *value, int 
     if (strcmp(name, "drafted_s_min") == 0)
         return sim_expect_ref(ex, SIM_EXPECT_DRAFTED, name, value, line, msg, msg_len);
     snprintf(msg, msg_len,
-             "[expect] unknown key '%s' (expected seeds, collisions_max, overtakes_min, overtakes_max, "
-             "offtrack_s_max, finish_all, position, ahead_of, no_contact_between, clearance_min or drafted_s_min)",
+             "[expect] unknown key '%s' (expected seeds, collisions_max, collisions_mean_max, overtakes_min, "
+             "overtakes_max, offtrack_s_max, offtrack_s_mean_max, finish_all, position, ahead_of, "
+             "no_contact_between, clearance_min or drafted_s_min)",
              name);
     return 1;
 }
@@ -530,6 +550,54 @@ void sim_expect_eval(const SimExpect *ex, const SimExpectFacts *facts, SimExpect
     sim_expect_eval_scalars(ex, facts, out);
     for (int i = 0; i < ex->ref_count; i++)
         sim_expect_eval_ref(&ex->refs[i], facts, out);
+    out->pass = true;
+    for (int i = 0; i < out->count; i++)
+        out->pass = out->pass && out->checks[i].pass;
+    out->collisions = facts->collisions;
+    out->offtrack_s = facts->offtrack_s;
+}
+
+/* Decimals for a mean and its limit: 2, or more when a mean just over its limit would print the same as it. */
+static int sim_expect_decimals(double measured, double limit)
+{
+    char m[64], l[64];
+    int d = 2;
+    for (; d < 6 && measured > limit; d++) {
+        snprintf(m, sizeof m, "%.*f", d, measured);
+        snprintf(l, sizeof l, "%.*f", d, limit);
+        if (strcmp(m, l) != 0)
+            break;
+    }
+    return d;
+}
+
+/* One check across seeds: "0.80 over 20 seeds" against "<= 1.00" (unit " s" or ""). */
+static void sim_expect_mean(SimExpectReport *r, const char *name, int line, double mean, double limit, int runs,
+                            const char *unit)
+{
+    SimExpectCheck *c = sim_expect_add(r, name, line, SIM_EXPECT_LE, mean, limit);
+    int d = sim_expect_decimals(mean, limit);
+    snprintf(c->measured_text, sizeof c->measured_text, "%.*f%s over %d seed%s", d, mean, unit, runs,
+             runs == 1 ? "" : "s");
+    snprintf(c->limit_text, sizeof c->limit_text, "<= %.*f%s", d, limit, unit);
+}
+
+void sim_expect_eval_across(const SimExpect *ex, const SimExpectReport *runs, int run_count, SimExpectReport *out)
+{
+    memset(out, 0, sizeof *out);
+    double collisions = 0.0, offtrack_s = 0.0;
+    for (int k = 0; k < run_count; k++) { /* in run order: the sum does not depend on which run finished first */
+        collisions += runs[k].collisions;
+        offtrack_s += runs[k].offtrack_s;
+    }
+    double n = run_count > 0 ? run_count : 1.0; /* no runs: means of 0 */
+    const int *kl = ex->key_line;
+    if (ex->have_collisions_mean_max)
+        sim_expect_mean(out, "collisions_mean_max", kl[SIM_KEY_COLLISIONS_MEAN_MAX], collisions / n,
+                        ex->collisions_mean_max, run_count, "");
+    if (ex->have_offtrack_s_mean_max)
+        sim_expect_mean(out, "offtrack_s_mean_max", kl[SIM_KEY_OFFTRACK_S_MEAN_MAX], offtrack_s / n,
+                        ex->offtrack_s_mean_max, run_count, " s");
     out->pass = true;
     for (int i = 0; i < out->count; i++)
         out->pass = out->pass && out->checks[i].pass;

@@ -3,9 +3,11 @@
  *   [expect]
  *   seeds = 1-5                 seeds to run (default: the race's seed); `racesim check --seeds` overrides
  *   collisions_max = N          collisions of the whole race (every pair's contacts, counted as the sim counts them)
+ *   collisions_mean_max = X     the mean over the seeds run of collisions_max's count is at most X (X >= 0, real)
  *   overtakes_min = N           overtakes of the whole race (lappings are not overtakes)
  *   overtakes_max = N
  *   offtrack_s_max = S          seconds off the track, summed over every car
+ *   offtrack_s_mean_max = S     the mean over the seeds run of offtrack_s_max's figure is at most S
  *   finish_all = true|false     true: every car is classified (none retired)
  *   position = CAR, P           CAR is classified P-th (1-based); one line per car
  *   ahead_of = A, B             car A is classified ahead of car B; any number of lines
@@ -20,6 +22,10 @@
  * Evaluation works on plain facts (per car and per pair, indexed by race entry) so tests can hand-make them; the
  * facts of a finished session come from sim_expect_facts_from_session. No printing: each check gives its measured
  * figure and its limit as text and a PASS/FAIL.
+ *
+ * The two *_mean_max keys are checked across seeds, not per seed: the largest collision count of a chaotic multi-car
+ * race over a few seeds is mostly luck, its mean over enough seeds much less so. sim_expect_eval leaves them out;
+ * sim_expect_eval_across evaluates them on the per-seed reports of one scenario.
  */
 #ifndef SIM_EXPECT_H
 #define SIM_EXPECT_H
@@ -34,6 +40,7 @@
 #define SIM_EXPECT_REF_LEN 48    /* DRV_NAME_LEN: a car reference as written */
 #define SIM_EXPECT_MAX_CHECKS (6 + SIM_EXPECT_MAX_REFS)
 #define SIM_EXPECT_MAX_ENTRIES 128 /* SIM_MAX_CARS */
+#define SIM_EXPECT_SCALAR_KEYS 8   /* seeds and the keys with one number or flag, each given at most once */
 
 typedef enum SimExpectRefKind {
     SIM_EXPECT_POSITION = 0,
@@ -62,9 +69,12 @@ typedef struct SimExpect {
     int collisions_max, overtakes_min, overtakes_max;
     double offtrack_s_max;            /* s */
     bool finish_all;
+    bool have_collisions_mean_max, have_offtrack_s_mean_max; /* checked across seeds (sim_expect_eval_across) */
+    double collisions_mean_max;       /* collisions per run */
+    double offtrack_s_mean_max;       /* s per run */
     int ref_count;
     SimExpectRef refs[SIM_EXPECT_MAX_REFS];
-    int key_line[8];                  /* lines of the scalar keys, in SimExpectKey order (0 = not given) */
+    int key_line[SIM_EXPECT_SCALAR_KEYS]; /* lines of the scalar keys, in SimExpectKey order (0 = not given) */
 } SimExpect;
 
 /* What happened in one run, per race entry (0-based, the file's car order). */
@@ -112,6 +122,9 @@ typedef struct SimExpectReport {
     int count;
     SimExpectCheck checks[SIM_EXPECT_MAX_CHECKS];
     bool pass;                        /* every check passed */
+    /* the run's figures that the checks across seeds average (kept whether or not a check uses them) */
+    int collisions;
+    double offtrack_s;                /* s, summed over cars */
 } SimExpectReport;
 
 /* ---- parsing (called by the race parser) ------------------------------------------------------------------- */
@@ -138,8 +151,13 @@ void sim_expect_observe(SimExpectFacts *facts, const struct SimSession *session)
 void sim_expect_facts_from_session(const struct SimSession *session, SimExpectFacts *out);
 /* Runs a session to the end with observation: begin, step + observe until done, facts. */
 void sim_expect_run_session(struct SimSession *session, SimExpectFacts *out);
-/* Evaluates every expectation of `ex` on the facts, in a fixed order: scalar limits, then the reference lines. */
+/* Evaluates every per-seed expectation of `ex` on the facts, in a fixed order: scalar limits, then the reference
+ * lines. The checks across seeds are left out (see sim_expect_eval_across). */
 void sim_expect_eval(const SimExpect *ex, const SimExpectFacts *facts, SimExpectReport *out);
+/* Evaluates the checks across seeds (collisions_mean_max, then offtrack_s_mean_max) on the reports of one
+ * scenario's runs, summed in array order so the result does not depend on the order the runs finished in.
+ * out->count is 0 (and out->pass true) when `ex` has none. */
+void sim_expect_eval_across(const SimExpect *ex, const SimExpectReport *runs, int run_count, SimExpectReport *out);
 /* The index of the check that is worst across several runs of one scenario: for each check, the run whose
  * measured value is furthest on the failing side (first failing run for true/false checks). */
 int sim_expect_worst_run(const SimExpectReport *reports, int run_count, int check);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # `racesim baseline` and `racesim check` on small races: a record/compare round trip, a behaviour change, bad and
-# stale baseline files (exit 2 with `path:line: what is wrong`), and check's exit codes, JSON and --jobs.
+# stale baseline files (exit 2 with `path:line: what is wrong`), and check's exit codes, JSON, --jobs and the checks
+# across seeds (collisions_mean_max, offtrack_s_mean_max).
 # usage: sh tests/baseline_cmd.test.sh PROGRAM BUILD_DIR
 prog="$1"
 tmp="${2:-build}/baseline_cmd_test"
@@ -87,5 +88,37 @@ printf '%s\n' "$out" | grep -q "^ERROR tests/data/sim/race.ini:0: no expectation
 check "check plain race: message" $?
 "$prog" check >/dev/null 2>&1; [ $? -eq 2 ]; check "check without files: exit 2" $?
 "$prog" check "$tmp/a_pass.ini" --seeds 3-1 >/dev/null 2>&1; [ $? -eq 2 ]; check "check bad --seeds: exit 2" $?
+
+# ---- check: means across seeds (two held cars: no driver, so the same single contact on every seed) ----
+mkdir -p "$tmp/mean"
+held_pair() {
+    printf '[race]\ntrack = %s\nlaps = 1\nduration_s = 4\n[start]\ncar = %s, 100, 0, 30, hold\ncar = %s, 120, 0, 10, hold\n' \
+        "$oval" "$drv" "$drv"
+}
+{ held_pair; printf '[expect]\nseeds = 1-3\ncollisions_max = 5\ncollisions_mean_max = 1\nofftrack_s_mean_max = 0.5\n'; } > "$tmp/mean/d_pass.ini"
+{ held_pair; printf '[expect]\nseeds = 1-2\ncollisions_mean_max = 0.5\n'; } > "$tmp/mean/e_fail.ini"
+out=$("$prog" check "$tmp/mean/d_pass.ini" 2>&1); rc=$?
+[ "$rc" -eq 0 ]; check "check mean pass: exit 0" $?
+printf '%s\n' "$out" | grep -q "^PASS $tmp/mean/d_pass.ini (seeds 1-3): collisions_max 1 (<= 5); collisions_mean_max 1.00 over 3 seeds (<= 1.00); offtrack_s_mean_max 0.00 s over 3 seeds (<= 0.50 s)$"
+check "check mean pass: line" $?
+out=$("$prog" check "$tmp/mean/e_fail.ini" -v 2>&1); rc=$?
+[ "$rc" -eq 1 ]; check "check mean fail: exit 1" $?
+printf '%s\n' "$out" | grep -q "^FAIL $tmp/mean/e_fail.ini (seeds 1-2): collisions_mean_max 1.00 over 2 seeds (<= 0.50) FAIL$"
+check "check mean fail: line" $?
+[ "$(printf '%s\n' "$out" | grep -c '^    seed [12] PASS$')" -eq 2 ]; check "check mean fail: seed lines have no means" $?
+[ "$(printf '%s\n' "$out" | tail -n 1)" = "0 passed, 1 failed" ]; check "check mean fail: summary" $?
+out=$("$prog" check "$tmp/mean/e_fail.ini" --seeds 4-7 2>&1)
+printf '%s\n' "$out" | grep -q "^FAIL $tmp/mean/e_fail.ini (seeds 4-7): collisions_mean_max 1.00 over 4 seeds (<= 0.50) FAIL$"
+check "check mean: --seeds overrides" $?
+j1=$("$prog" check "$tmp/mean" --json --jobs 1 2>&1)
+j2=$("$prog" check "$tmp/mean" --json --jobs 3 2>&1)
+[ "$j1" = "$j2" ]; check "check mean --json independent of --jobs" $?
+printf '%s\n' "$j1" | grep -q '^{"scenario":".*d_pass.ini","pass":true,"seeds":\[{"seed":1,.*\],"across_seeds":\[{"name":"collisions_mean_max","line":11,"measured":1,"limit":1,"pass":true,"measured_text":"1.00 over 3 seeds","limit_text":"<= 1.00"},{"name":"offtrack_s_mean_max",.*"pass":true,.*}\]}$'
+check "check mean --json pass" $?
+printf '%s\n' "$j1" | grep -q '^{"scenario":".*e_fail.ini","pass":false,"seeds":\[{"seed":1,"pass":true,"checks":\[\]},{"seed":2,"pass":true,"checks":\[\]}\],"across_seeds":\[{"name":"collisions_mean_max","line":10,"measured":1,"limit":0.5,"pass":false,'
+check "check mean --json fail" $?
+[ "$(printf '%s\n' "$j1" | tail -n 1)" = '{"passed":1,"failed":1}' ]; check "check mean --json summary" $?
+j1=$("$prog" check "$tmp/a_pass.ini" --json 2>&1)
+printf '%s\n' "$j1" | head -n 1 | grep -q '\],"across_seeds":\[\]}$'; check "check --json without means: empty across_seeds" $?
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -73,8 +73,9 @@ static int test_expect_errors(void)
 {
     TST_CHECK(expect_error("collision_max = 0",
                            PATH ":9: [expect] unknown key 'collision_max' (expected seeds, collisions_max, "
-                                "overtakes_min, overtakes_max, offtrack_s_max, finish_all, position, ahead_of, "
-                                "no_contact_between, clearance_min or drafted_s_min)") == 0);
+                                "collisions_mean_max, overtakes_min, overtakes_max, offtrack_s_max, "
+                                "offtrack_s_mean_max, finish_all, position, ahead_of, no_contact_between, "
+                                "clearance_min or drafted_s_min)") == 0);
     TST_CHECK(expect_error("collisions_max = few",
                            PATH ":9: [expect] collisions_max: expected an integer 0..1000000, got 'few'") == 0);
     TST_CHECK(expect_error("overtakes_min = -1",
@@ -110,6 +111,41 @@ static int test_expect_errors(void)
     TST_CHECK(expect_error("position = #2, 4", PATH ":9: [expect] position: 4 is beyond the 3 cars of the race") == 0);
     TST_CHECK(expect_error("overtakes_min = 3\novertakes_max = 2",
                            PATH ":10: [expect] overtakes_max: 2 is below overtakes_min = 3") == 0);
+    return 0;
+}
+
+/* The checks across seeds: a real number 0..1000000 each, given once. */
+static int test_mean_keys(void)
+{
+    const char *head = "[race]\ntrack = oval.ini\n[start]\ncar = driver.ini, 100, 0, 30\n[expect]\n";
+    char text[512];
+    snprintf(text, sizeof text, "%scollisions_mean_max = 0.8\nofftrack_s_mean_max = 2.5\n", head);
+    TST_CHECK(parse(text) == 0);
+    TST_CHECK(race.expect.have_collisions_mean_max && race.expect.have_offtrack_s_mean_max);
+    TST_NEAR(race.expect.collisions_mean_max, 0.8, 0.0);
+    TST_NEAR(race.expect.offtrack_s_mean_max, 2.5, 0.0);
+    snprintf(text, sizeof text, "%scollisions_mean_max = 0\n", head); /* alone, it is an expectation */
+    TST_CHECK(parse(text) == 0);
+    TST_CHECK(race.expect.present && race.expect.have_collisions_mean_max && !race.expect.have_offtrack_s_mean_max);
+    TST_NEAR(race.expect.collisions_mean_max, 0.0, 0.0);
+    TST_CHECK(expect_error("collisions_mean_max = x",
+                           PATH ":9: [expect] collisions_mean_max: expected a number 0..1000000, got 'x'") == 0);
+    TST_CHECK(expect_error("collisions_mean_max = -0.5",
+                           PATH ":9: [expect] collisions_mean_max: expected a number 0..1000000, got '-0.5'") == 0);
+    TST_CHECK(expect_error("collisions_mean_max = inf",
+                           PATH ":9: [expect] collisions_mean_max: expected a number 0..1000000, got 'inf'") == 0);
+    TST_CHECK(expect_error("collisions_mean_max =",
+                           PATH ":9: [expect] collisions_mean_max: expected a number 0..1000000, got ''") == 0);
+    TST_CHECK(expect_error("offtrack_s_mean_max = 2 s",
+                           PATH ":9: [expect] offtrack_s_mean_max: expected a number of seconds 0..1000000, got "
+                                "'2 s'") == 0);
+    TST_CHECK(expect_error("offtrack_s_mean_max = 1e7",
+                           PATH ":9: [expect] offtrack_s_mean_max: expected a number of seconds 0..1000000, got "
+                                "'1e7'") == 0);
+    TST_CHECK(expect_error("collisions_mean_max = 1\ncollisions_mean_max = 2",
+                           PATH ":10: [expect] collisions_mean_max given twice (first on line 9)") == 0);
+    TST_CHECK(expect_error("offtrack_s_mean_max = 1\nofftrack_s_max = 2\nofftrack_s_mean_max = 1",
+                           PATH ":11: [expect] offtrack_s_mean_max given twice (first on line 9)") == 0);
     return 0;
 }
 
@@ -225,6 +261,53 @@ static int test_worst_run(void)
     return 0;
 }
 
+/* Means across seeds: summed in run order, left out of the per-seed report, FAIL when over. */
+static int test_eval_across(void)
+{
+    static SimExpectReport runs[3], across;
+    TST_CHECK(parse("[race]\ntrack = oval.ini\n[start]\ncar = driver.ini, 100, 0, 30\ncar = driver.ini, 50, 0, 30\n"
+                    "[expect]\ncollisions_max = 3\ncollisions_mean_max = 1.5\nofftrack_s_mean_max = 0.4\n") == 0);
+    int collisions[3] = {0, 3, 1};
+    double offtrack_s[3] = {0.5, 0.0, 1.0};
+    for (int k = 0; k < 3; k++) {
+        make_facts();
+        facts.collisions = collisions[k];
+        facts.offtrack_s = offtrack_s[k];
+        sim_expect_eval(&race.expect, &facts, &runs[k]);
+        TST_CHECK(runs[k].count == 1 && runs[k].pass); /* collisions_max only */
+        TST_CHECK(runs[k].collisions == collisions[k]);
+        TST_NEAR(runs[k].offtrack_s, offtrack_s[k], 0.0);
+    }
+    sim_expect_eval_across(&race.expect, runs, 3, &across);
+    TST_CHECK(across.count == 2 && !across.pass);
+    const SimExpectCheck *c = &across.checks[0];
+    TST_STR_EQ(c->name, "collisions_mean_max");
+    TST_CHECK(c->pass && c->line == 8 && c->op == SIM_EXPECT_LE);
+    TST_NEAR(c->measured, 4.0 / 3.0, 1e-15);
+    TST_STR_EQ(c->measured_text, "1.33 over 3 seeds");
+    TST_STR_EQ(c->limit_text, "<= 1.50");
+    c = &across.checks[1];
+    TST_STR_EQ(c->name, "offtrack_s_mean_max");
+    TST_CHECK(!c->pass && c->line == 9);
+    TST_NEAR(c->measured, 0.5, 1e-15);
+    TST_STR_EQ(c->measured_text, "0.50 s over 3 seeds");
+    TST_STR_EQ(c->limit_text, "<= 0.40 s");
+    /* one run; a mean just over its limit prints with the decimals that tell them apart */
+    sim_expect_eval_across(&race.expect, &runs[2], 1, &across);
+    TST_CHECK(across.checks[0].pass);
+    TST_STR_EQ(across.checks[0].measured_text, "1.00 over 1 seed");
+    race.expect.collisions_mean_max = 1.33;
+    sim_expect_eval_across(&race.expect, runs, 3, &across);
+    TST_CHECK(!across.checks[0].pass);
+    TST_STR_EQ(across.checks[0].measured_text, "1.333 over 3 seeds");
+    TST_STR_EQ(across.checks[0].limit_text, "<= 1.330");
+    /* no mean keys: nothing to check across seeds */
+    TST_CHECK(parse(good) == 0);
+    sim_expect_eval_across(&race.expect, runs, 3, &across);
+    TST_CHECK(across.count == 0 && across.pass);
+    return 0;
+}
+
 /*----------------------------------------------------------------------------------------------------------------
  * A real run: a held car rear-ended by a faster held car
  *--------------------------------------------------------------------------------------------------------------*/
@@ -262,10 +345,12 @@ int main(void)
 {
     TST_RUN(test_parse_scenario);
     TST_RUN(test_expect_errors);
+    TST_RUN(test_mean_keys);
     TST_RUN(test_start_car_errors);
     TST_RUN(test_eval_pass);
     TST_RUN(test_eval_fail);
     TST_RUN(test_worst_run);
+    TST_RUN(test_eval_across);
     TST_RUN(test_run_held_cars);
     return tst_report();
 }

@@ -11,7 +11,8 @@ corpus_for() {
         fuzz_track_csv) echo "tests/fuzz/seeds/track_csv" ;;
         fuzz_driver_ini) echo "data/drivers tests/scenarios/drivers" ;;
         fuzz_car_ini) echo "tests/data/sim" ;;
-        fuzz_race_ini) echo "data/races tests/scenarios tests/scenarios/compare tests/data tests/data/sim" ;;
+        fuzz_race_ini) echo "data/races tests/scenarios tests/scenarios/compare tests/data tests/data/sim" \
+            "tests/fuzz/seeds/race_ini" ;;
         fuzz_baseline) echo "tests/fuzz/seeds/baseline" ;;
         fuzz_record) echo "tests/fuzz/seeds/record" ;;
     esac
