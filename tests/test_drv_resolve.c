@@ -269,6 +269,20 @@ static int test_driver_blocked_brakes(void)
     return 0;
 }
 
+/* One tick of a fresh driver at 50 m/s on the oval's straight among `others`: its target offset, and whether it
+ * brakes for danger. */
+static double first_target(const TrkTrack *t, const TrkCarParams *car, const DrvPersonality *p, const DrvOther *others,
+                           int n, bool *braking)
+{
+    DrvDriver *drv = drv_create(p, t, car, 1);
+    DrvView v = view_at(t, car, 50.0, others, n);
+    DrvControls out;
+    drv_think(drv, &v, &out);
+    *braking = drv_debug(drv)->braking_for_danger;
+    drv_destroy(drv);
+    return out.target_d_m;
+}
+
 /* Same slow car ahead with the lanes free: steer out, do not brake for it yet. */
 static int test_driver_free_lane_swerves(void)
 {
@@ -278,30 +292,22 @@ static int test_driver_free_lane_swerves(void)
     p.reaction_noise = 0.0;
     for (int c = 0; c < NCOUNTS; c++) {
         p.slots = counts[c];
-        DrvDriver *drv = drv_create(&p, t, &car, 1);
         DrvOther o[1] = {other(30.0, 0.0, 35.0)};
-        DrvView v = view_at(t, &car, 50.0, o, 1);
-        DrvControls out;
-        drv_think(drv, &v, &out);
-        TST_CHECK(fabs(out.target_d_m) > 2.3);
-        TST_CHECK(!drv_debug(drv)->braking_for_danger);
-        drv_destroy(drv);
+        bool braking = true;
+        TST_CHECK(fabs(first_target(t, &car, &p, o, 1, &braking)) > 2.3);
+        TST_CHECK(!braking);
     }
     trk_free(t);
     return 0;
 }
 
+/* The slow car 30 m ahead in our lane, and one with its nose 1 m behind our tail at behind_d. */
 static double swerve_with_car_behind(const TrkTrack *t, const TrkCarParams *car, const DrvPersonality *p, double behind_d)
 {
-    DrvDriver *drv = drv_create(p, t, car, 1);
-    /* a slow car 30 m ahead in our lane, and one with its nose 1 m behind our tail at behind_d */
     DrvOther o[2] = {other(-5.6, behind_d, 50.0), other(30.0, 0.0, 35.0)};
     o[0].id = 2;
-    DrvView v = view_at(t, car, 50.0, o, 2);
-    DrvControls out;
-    drv_think(drv, &v, &out);
-    drv_destroy(drv);
-    return out.target_d_m;
+    bool braking;
+    return first_target(t, car, p, o, 2, &braking);
 }
 
 /* Swerving round a slow car never cuts across the nose of a car just behind and beside us: whichever side it is
