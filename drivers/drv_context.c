@@ -54,6 +54,11 @@
 #define DRV_FILE_DROP_MPS 1.0          /* the car behind runs this much slower than the one beside, m/s */
 #define DRV_FILE_DROP_GAIN 0.5         /* 1/s per metre of overlap */
 
+#define DRV_HELD_SAMPLES 8             /* points of the line read over the braking distance */
+#define DRV_HELD_BRAKE_SHARE 0.8       /* of the lanes' grip: the braking counted on to come down to a lane's cap */
+#define DRV_HELD_DANGER 0.7f           /* danger from which a lane is closed to us for the length of a sweep */
+#define DRV_HELD_MIN_REACH_S 0.5       /* s: the line is read at least this far ahead in time */
+
 static DrvBehaviourFn *const drv_behaviours[] = {
     drv_beh_line, drv_beh_stay, drv_beh_avoid, drv_beh_draft, drv_beh_edge, drv_beh_yield, drv_beh_commit,
 };
@@ -290,6 +295,58 @@ static double drv_offline_speed(DrvDriver *driver, const DrvView *view, double t
     return kp > 1e-6 ? drv_fmin(v_lane, sqrt(g / kp)) : v_lane;
 }
 
+/* How far ahead a car held on a lane must read the racing line: the distance it needs to come down from the speed
+ * plan (or its speed, when faster) to the lane's cap `v_off_mps`, m. A car that will leave the line within it must
+ * already be at the lane's cap; one that leaves it later still has room to brake. */
+static double drv_held_reach(const DrvDriver *driver, const DrvView *view, double v_plan, double v_off_mps,
+                             const DrvHere *here)
+{
+    double v = drv_fmax(view->speed_mps, v_plan);
+    double a = DRV_HELD_BRAKE_SHARE * driver->p.grip_use * DRV_LANES_GRIP_SHARE * here->grip_mps2;
+    double shed = v > v_off_mps && a > 0.0 ? (v * v - v_off_mps * v_off_mps) / (2.0 * a) : 0.0;
+    return drv_fmax(shed, view->speed_mps * DRV_HELD_MIN_REACH_S);
+}
+
+/* The racing line over `reach_m` ahead (DRV_HELD_SAMPLES points from the car on): the furthest it runs from the
+ * offsets [lo_d, hi_d], m (0 when it stays inside). */
+static double drv_line_outside(const DrvDriver *driver, const DrvView *view, double reach_m, double lo_d, double hi_d)
+{
+    double s_k[DRV_HELD_SAMPLES], line_k[DRV_HELD_SAMPLES];
+    for (int k = 0; k < DRV_HELD_SAMPLES; k++)
+        s_k[k] = view->s_m + reach_m * k / (DRV_HELD_SAMPLES - 1.0);
+    trk_line_d_n(driver->track, s_k, line_k, DRV_HELD_SAMPLES);
+    double out = 0.0;
+    for (int k = 0; k < DRV_HELD_SAMPLES; k++)
+        out = drv_fmax(out, drv_fmax(lo_d - line_k[k], line_k[k] - hi_d));
+    return out;
+}
+
+/* A car held on lane target_d: at every point of the braking distance ahead, the speed it may have there (the plan,
+ * less the lane's cap in proportion to how far the line then runs from the lane), with room to brake down to it
+ * from here, m/s. */
+static double drv_held_speed(DrvDriver *driver, const DrvView *view, double target_d, double v_off_mps,
+                             const DrvHere *here)
+{
+    double v_plan = here->line_speed_mps * driver->noise.speed_scale;
+    double reach = drv_held_reach(driver, view, v_plan, v_off_mps, here);
+    double a = DRV_HELD_BRAKE_SHARE * driver->p.grip_use * DRV_LANES_GRIP_SHARE * here->grip_mps2;
+    double s_k[DRV_HELD_SAMPLES], line_k[DRV_HELD_SAMPLES];
+    for (int k = 0; k < DRV_HELD_SAMPLES; k++)
+        s_k[k] = view->s_m + reach * k / (DRV_HELD_SAMPLES - 1.0);
+    trk_line_d_n(driver->track, s_k, line_k, DRV_HELD_SAMPLES);
+    double v_max = INFINITY;
+    for (int k = 1; k < DRV_HELD_SAMPLES; k++) {
+        double w = drv_line_weight(drv_fmax(fabs(target_d - line_k[k]) - DRV_LINE_TRACK_TOL_M, 0.0), 0.0);
+        if (w >= 1.0)
+            continue;
+        double plan_k = trk_speed_at(driver->profile, s_k[k], NULL) * driver->noise.speed_scale;
+        double cap_k = drv_lanes_speed(driver->lanes, s_k[k], target_d);
+        double v_k = cap_k < plan_k ? plan_k - (1.0 - w) * (plan_k - cap_k) : plan_k;
+        v_max = drv_fmin(v_max, sqrt(v_k * v_k + 2.0 * a * (s_k[k] - view->s_m)));
+    }
+    return v_max;
+}
+
 /* Steering. When the chosen offset is the racing line, the car tracks the line itself with its lateral speed and
  * acceleration fed forward (the line's d' and d''), so it is on the line when the speed plan expects it there;
  * elsewhere it steers to the chosen offset. Between the two the weights blend. */
@@ -394,12 +451,15 @@ void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d
     double line_here = here->spot.line_d_m;
     double off_here = drv_fmax(fabs(view->d_m - line_here) - DRV_LINE_TRACK_TOL_M, 0.0);
     double off_aim = drv_fmax(fabs(target_d - line_d_m) - DRV_LINE_TRACK_TOL_M, 0.0);
+    double v_off = drv_offline_speed(driver, view, target_d, here);
+    /* a target held off the line by danger is a lane the line only crosses: judged at one point it counts as on the
+     * line where they cross, and the lane's cap took over a few metres later, too late to brake for it without the
+     * grip to stop a sideways slide (the S-bend's lap-1 contacts). So it is judged over the braking distance. */
+    if (driver->plan.line_blocked)
+        target_v = drv_fmin(target_v, drv_held_speed(driver, view, target_d, v_off, here));
     double w_line = drv_line_weight(drv_fmax(off_here, off_aim), 0.0);
-    if (w_line < 1.0) {
-        double v_off = drv_offline_speed(driver, view, target_d, here);
-        if (v_off < v_plan)
-            target_v = drv_fmin(target_v, v_plan - (1.0 - w_line) * (v_plan - v_off));
-    }
+    if (w_line < 1.0 && v_off < v_plan)
+        target_v = drv_fmin(target_v, v_plan - (1.0 - w_line) * (v_plan - v_off));
     if (target_v < v_plan)
         a_plan = drv_fmin(a_plan, 0.0); /* following a car: the plan's slope no longer applies, only its braking */
 
@@ -410,6 +470,31 @@ void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d
     out->lat_accel_mps2 = lat;
     out->target_d_m = target_d;
     out->target_speed_mps = target_v;
+}
+
+/* Whether the decision holds the car off the racing line: the line, over the braking distance to the chosen lane's
+ * cap, leaves the lanes open to us (the contiguous run of reachable slots around the chosen one whose danger is
+ * below DRV_HELD_DANGER, or within the masking tolerance of the chosen one's, half a slot wider each side). A car
+ * the line stays inside that run tracks the line, wherever it sweeps; one it leaves (a car beside us in an S-bend)
+ * cannot. A lower threshold (0.5) also held cars in a train behind a car on the line: fewer contacts, but more time
+ * off the track and fewer overtakes. */
+static bool drv_line_blocked(DrvDriver *driver, const DrvView *view, const DrvHere *here,
+                             const DrvContextMap *map, const DrvResolveResult *res)
+{
+    float limit = map->danger[res->chosen_slot] + (float)DRV_RESOLVE_MASK_TOL;
+    limit = limit > DRV_HELD_DANGER ? limit : DRV_HELD_DANGER;
+    int a = res->chosen_slot, b = res->chosen_slot;
+    while (a - 1 >= res->reach_lo && map->danger[a - 1] <= limit)
+        a--;
+    while (b + 1 <= res->reach_hi && map->danger[b + 1] <= limit)
+        b++;
+    if (a == 0 && b == map->slots - 1)
+        return false; /* the whole track: the line never leaves it */
+    double hi_d = drv_map_slot_d(map, a) + 0.5 * map->step_m, lo_d = drv_map_slot_d(map, b) - 0.5 * map->step_m;
+    double v_plan = here->line_speed_mps * driver->noise.speed_scale;
+    double v_off = drv_offline_speed(driver, view, res->chosen_d_m, here);
+    double reach = drv_held_reach(driver, view, v_plan, v_off, here);
+    return drv_line_outside(driver, view, reach, lo_d, hi_d) > 0.0;
 }
 
 /* A decision: behaviours -> post -> resolve, into driver->plan (and the inspector's copy of the maps). */
@@ -425,7 +510,8 @@ void drv_context_decide(DrvDriver *driver, const DrvView *view, const DrvHere *h
      * (about a third of all decisions in the default race) and its next maps, with company, start afresh rather than
      * blend with maps from before it was alone. */
     if (drv_context_alone(view, p)) {
-        driver->plan = (DrvPlan){.valid = true, .on_line = true, .target_d_m = line_d_m, .braking = false};
+        driver->plan = (DrvPlan){.valid = true, .on_line = true, .target_d_m = line_d_m, .braking = false,
+                                 .line_blocked = false};
         driver->has_prev = false;
         driver->debug.slots = 0;
         driver->debug.alone = true;
@@ -472,5 +558,6 @@ void drv_context_decide(DrvDriver *driver, const DrvView *view, const DrvHere *h
     driver->plan.on_line = false;
     driver->plan.target_d_m = res.chosen_d_m;
     driver->plan.braking = res.chosen_danger > p->aggression || res.no_slot;
+    driver->plan.line_blocked = drv_line_blocked(driver, view, here, &map, &res);
     drv_debug_fill(&driver->debug, &map, &res, driver->plan.braking, p->resolver, view->tick);
 }

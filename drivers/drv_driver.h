@@ -22,6 +22,8 @@ typedef struct DrvPlan {
     bool on_line;        /* aim for the racing line wherever it runs now (a car alone) */
     double target_d_m;   /* otherwise this offset */
     bool braking;        /* no lane free enough: follow the car in the path */
+    bool line_blocked;   /* the racing line leaves the lanes free of danger within the braking distance: the target
+                          * is held off the line there, and the lanes' caps are judged over that distance */
 } DrvPlan;
 
 struct DrvDriver {
