@@ -451,13 +451,14 @@ void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d
     double line_here = here->spot.line_d_m;
     double off_here = drv_fmax(fabs(view->d_m - line_here) - DRV_LINE_TRACK_TOL_M, 0.0);
     double off_aim = drv_fmax(fabs(target_d - line_d_m) - DRV_LINE_TRACK_TOL_M, 0.0);
-    double v_off = drv_offline_speed(driver, view, target_d, here);
+    double w_line = drv_line_weight(drv_fmax(off_here, off_aim), 0.0);
+    /* the lane's cap is read only when one of its two uses below needs it (most ticks neither does) */
+    double v_off = w_line < 1.0 || driver->plan.line_blocked ? drv_offline_speed(driver, view, target_d, here) : 0.0;
     /* a target held off the line by danger is a lane the line only crosses: judged at one point it counts as on the
      * line where they cross, and the lane's cap took over a few metres later, too late to brake for it without the
      * grip to stop a sideways slide (the S-bend's lap-1 contacts). So it is judged over the braking distance. */
     if (driver->plan.line_blocked)
         target_v = drv_fmin(target_v, drv_held_speed(driver, view, target_d, v_off, here));
-    double w_line = drv_line_weight(drv_fmax(off_here, off_aim), 0.0);
     if (w_line < 1.0 && v_off < v_plan)
         target_v = drv_fmin(target_v, v_plan - (1.0 - w_line) * (v_plan - v_off));
     if (target_v < v_plan)
