@@ -216,6 +216,15 @@ static double drv_no_time_to_clear(const DrvView *view, const DrvPersonality *p)
     return drv_context_follow_speed(view, p, o);
 }
 
+/* The racing line at n points spread evenly over reach_m ahead of the car, the first at the car. */
+static void drv_line_ahead(const DrvDriver *driver, const DrvView *view, double reach_m, int n, double *s_k,
+                           double *line_k)
+{
+    for (int k = 0; k < n; k++)
+        s_k[k] = view->s_m + reach_m * k / (n - 1.0);
+    trk_line_d_n(driver->track, s_k, line_k, n);
+}
+
 /* Single file where the racing line sweeps across the track (a chicane, an S-bend): two cars side by side there
  * cannot both hold their lanes, since the line (which both track in part) crosses them within a few car lengths. The
  * car behind (the other's nose ahead of ours) drops back to run behind it instead of sliding into it. Returns the
@@ -240,9 +249,7 @@ static double drv_single_file_speed(const DrvDriver *driver, const DrvView *view
     double lo = INFINITY, hi = -INFINITY;
     double reach = drv_fmax(DRV_FILE_MIN_LOOK_M, view->speed_mps * p->lookahead_s * DRV_FILE_LOOK_SHARE);
     double s_k[DRV_FILE_SAMPLES], line_k[DRV_FILE_SAMPLES];
-    for (int k = 0; k < DRV_FILE_SAMPLES; k++)
-        s_k[k] = view->s_m + reach * k / (DRV_FILE_SAMPLES - 1.0);
-    trk_line_d_n(driver->track, s_k, line_k, DRV_FILE_SAMPLES);
+    drv_line_ahead(driver, view, reach, DRV_FILE_SAMPLES, s_k, line_k);
     for (int k = 0; k < DRV_FILE_SAMPLES; k++)
         lo = drv_fmin(lo, line_k[k]), hi = drv_fmax(hi, line_k[k]);
     if (hi - lo < DRV_FILE_SWEEP_M)
@@ -286,7 +293,7 @@ static void drv_debug_fill(DrvDebug *dbg, const DrvContextMap *map, const DrvRes
 /* Off the racing line the line's speed plan does not hold: a car holding another offset through a corner follows
  * another path. The caps of the lane it aims for (which brake for every corner ahead on that lane, with grip left
  * to steer back: drv_lanes.h) and of the path under it right now. */
-static double drv_offline_speed(DrvDriver *driver, const DrvView *view, double target_d, const DrvHere *here)
+static double drv_offline_speed(const DrvDriver *driver, const DrvView *view, double target_d, const DrvHere *here)
 {
     double k_here = here->spot.kappa;
     double v_lane = drv_lanes_speed(driver->lanes, view->s_m, target_d);
@@ -295,14 +302,18 @@ static double drv_offline_speed(DrvDriver *driver, const DrvView *view, double t
     return kp > 1e-6 ? drv_fmin(v_lane, sqrt(g / kp)) : v_lane;
 }
 
+/* The braking a car held on a lane counts on to come down to the lane's cap, m/s^2. */
+static double drv_held_brake_mps2(const DrvDriver *driver, const DrvHere *here)
+{
+    return DRV_HELD_BRAKE_SHARE * driver->p.grip_use * DRV_LANES_GRIP_SHARE * here->grip_mps2;
+}
+
 /* How far ahead a car held on a lane must read the racing line: the distance it needs to come down from the speed
- * plan (or its speed, when faster) to the lane's cap `v_off_mps`, m. A car that will leave the line within it must
- * already be at the lane's cap; one that leaves it later still has room to brake. */
-static double drv_held_reach(const DrvDriver *driver, const DrvView *view, double v_plan, double v_off_mps,
-                             const DrvHere *here)
+ * plan (or its speed, when faster) to the lane's cap `v_off_mps` braking at `a`, m. A car that will leave the line
+ * within it must already be at the lane's cap; one that leaves it later still has room to brake. */
+static double drv_held_reach(const DrvView *view, double v_plan, double v_off_mps, double a)
 {
     double v = drv_fmax(view->speed_mps, v_plan);
-    double a = DRV_HELD_BRAKE_SHARE * driver->p.grip_use * DRV_LANES_GRIP_SHARE * here->grip_mps2;
     double shed = v > v_off_mps && a > 0.0 ? (v * v - v_off_mps * v_off_mps) / (2.0 * a) : 0.0;
     return drv_fmax(shed, view->speed_mps * DRV_HELD_MIN_REACH_S);
 }
@@ -312,36 +323,37 @@ static double drv_held_reach(const DrvDriver *driver, const DrvView *view, doubl
 static double drv_line_outside(const DrvDriver *driver, const DrvView *view, double reach_m, double lo_d, double hi_d)
 {
     double s_k[DRV_HELD_SAMPLES], line_k[DRV_HELD_SAMPLES];
-    for (int k = 0; k < DRV_HELD_SAMPLES; k++)
-        s_k[k] = view->s_m + reach_m * k / (DRV_HELD_SAMPLES - 1.0);
-    trk_line_d_n(driver->track, s_k, line_k, DRV_HELD_SAMPLES);
+    drv_line_ahead(driver, view, reach_m, DRV_HELD_SAMPLES, s_k, line_k);
     double out = 0.0;
     for (int k = 0; k < DRV_HELD_SAMPLES; k++)
         out = drv_fmax(out, drv_fmax(lo_d - line_k[k], line_k[k] - hi_d));
     return out;
 }
 
+/* The speed plan pulled toward a lane's cap (when below it) by how far off the line the car is: `w_line` 1 on the
+ * line (the plan), 0 a band's width off it (the cap), m/s. */
+static double drv_capped_plan(double v_plan, double v_cap, double w_line)
+{
+    return v_cap < v_plan ? v_plan - (1.0 - w_line) * (v_plan - v_cap) : v_plan;
+}
+
 /* A car held on lane target_d: at every point of the braking distance ahead, the speed it may have there (the plan,
  * less the lane's cap in proportion to how far the line then runs from the lane), with room to brake down to it
  * from here, m/s. */
-static double drv_held_speed(DrvDriver *driver, const DrvView *view, double target_d, double v_off_mps,
-                             const DrvHere *here)
+static double drv_held_speed(const DrvDriver *driver, const DrvView *view, double target_d, double v_plan,
+                             double v_off_mps, const DrvHere *here)
 {
-    double v_plan = here->line_speed_mps * driver->noise.speed_scale;
-    double reach = drv_held_reach(driver, view, v_plan, v_off_mps, here);
-    double a = DRV_HELD_BRAKE_SHARE * driver->p.grip_use * DRV_LANES_GRIP_SHARE * here->grip_mps2;
+    double a = drv_held_brake_mps2(driver, here);
+    double reach = drv_held_reach(view, v_plan, v_off_mps, a);
     double s_k[DRV_HELD_SAMPLES], line_k[DRV_HELD_SAMPLES];
-    for (int k = 0; k < DRV_HELD_SAMPLES; k++)
-        s_k[k] = view->s_m + reach * k / (DRV_HELD_SAMPLES - 1.0);
-    trk_line_d_n(driver->track, s_k, line_k, DRV_HELD_SAMPLES);
+    drv_line_ahead(driver, view, reach, DRV_HELD_SAMPLES, s_k, line_k);
     double v_max = INFINITY;
     for (int k = 1; k < DRV_HELD_SAMPLES; k++) {
         double w = drv_line_weight(drv_fmax(fabs(target_d - line_k[k]) - DRV_LINE_TRACK_TOL_M, 0.0), 0.0);
         if (w >= 1.0)
             continue;
         double plan_k = trk_speed_at(driver->profile, s_k[k], NULL) * driver->noise.speed_scale;
-        double cap_k = drv_lanes_speed(driver->lanes, s_k[k], target_d);
-        double v_k = cap_k < plan_k ? plan_k - (1.0 - w) * (plan_k - cap_k) : plan_k;
+        double v_k = drv_capped_plan(plan_k, drv_lanes_speed(driver->lanes, s_k[k], target_d), w);
         v_max = drv_fmin(v_max, sqrt(v_k * v_k + 2.0 * a * (s_k[k] - view->s_m)));
     }
     return v_max;
@@ -458,9 +470,9 @@ void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d
      * line where they cross, and the lane's cap took over a few metres later, too late to brake for it without the
      * grip to stop a sideways slide (the S-bend's lap-1 contacts). So it is judged over the braking distance. */
     if (driver->plan.line_blocked)
-        target_v = drv_fmin(target_v, drv_held_speed(driver, view, target_d, v_off, here));
-    if (w_line < 1.0 && v_off < v_plan)
-        target_v = drv_fmin(target_v, v_plan - (1.0 - w_line) * (v_plan - v_off));
+        target_v = drv_fmin(target_v, drv_held_speed(driver, view, target_d, v_plan, v_off, here));
+    if (w_line < 1.0)
+        target_v = drv_fmin(target_v, drv_capped_plan(v_plan, v_off, w_line));
     if (target_v < v_plan)
         a_plan = drv_fmin(a_plan, 0.0); /* following a car: the plan's slope no longer applies, only its braking */
 
@@ -479,7 +491,7 @@ void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d
  * the line stays inside that run tracks the line, wherever it sweeps; one it leaves (a car beside us in an S-bend)
  * cannot. A lower threshold (0.5) also held cars in a train behind a car on the line: fewer contacts, but more time
  * off the track and fewer overtakes. */
-static bool drv_line_blocked(DrvDriver *driver, const DrvView *view, const DrvHere *here,
+static bool drv_line_blocked(const DrvDriver *driver, const DrvView *view, const DrvHere *here,
                              const DrvContextMap *map, const DrvResolveResult *res)
 {
     float limit = map->danger[res->chosen_slot] + (float)DRV_RESOLVE_MASK_TOL;
@@ -494,7 +506,7 @@ static bool drv_line_blocked(DrvDriver *driver, const DrvView *view, const DrvHe
     double hi_d = drv_map_slot_d(map, a) + 0.5 * map->step_m, lo_d = drv_map_slot_d(map, b) - 0.5 * map->step_m;
     double v_plan = here->line_speed_mps * driver->noise.speed_scale;
     double v_off = drv_offline_speed(driver, view, res->chosen_d_m, here);
-    double reach = drv_held_reach(driver, view, v_plan, v_off, here);
+    double reach = drv_held_reach(view, v_plan, v_off, drv_held_brake_mps2(driver, here));
     return drv_line_outside(driver, view, reach, lo_d, hi_d) > 0.0;
 }
 
