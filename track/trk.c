@@ -392,6 +392,13 @@ static int trk_check_crossings(TrkTrack *t, const double *cp_s, int np, char *er
  * Lifetime
  *--------------------------------------------------------------------------------------------------------------*/
 
+/* Sample n is a copy of sample 0, so the queries interpolate from sample i to i + 1 without wrapping the index
+ * (the same two values, so the same results). Called whenever the table changes before it is queried. */
+static void trk_close_samples(TrkTrack *t)
+{
+    t->samples[t->n] = t->samples[0];
+}
+
 static TrkTrack *trk_fail(TrkTrack *t, void *a, void *b, void *c)
 {
     free(a), free(b), free(c);
@@ -450,7 +457,7 @@ TrkTrack *trk_create_ex(const TrkPointDef *points, int n, const TrkDef *def, cha
     if (t->n < 16)
         t->n = 16;
     t->ds_m = length / t->n;
-    t->samples = calloc((size_t)t->n, sizeof *t->samples);
+    t->samples = calloc((size_t)t->n + 1, sizeof *t->samples); /* + the copy of sample 0 (trk_close_samples) */
     if (!t->samples) {
         trk_errf(err, err_len, "out of memory");
         return trk_fail(t, cub, pieces, seg_len);
@@ -458,11 +465,13 @@ TrkTrack *trk_create_ex(const TrkPointDef *points, int n, const TrkDef *def, cha
     double *cp_s = seg_len + n;
     trk_fill_samples(t, points, n, cub, pieces, seg_len, cp_s);
     trk_fill_curvature(t);
+    trk_close_samples(t); /* the racing line's optimiser already queries the table */
     if (trk_check_folds(t, points, cp_s, n, err, err_len, bad) || trk_check_crossings(t, cp_s, n, err, err_len, bad))
         return trk_fail(t, cub, pieces, seg_len);
     free(cub), free(pieces), free(seg_len);
     if (!d.skip_line)
         trk_line_compute(t, d.line_iterations);
+    trk_close_samples(t); /* again, with the line */
     return t;
 }
 
@@ -532,11 +541,9 @@ static inline double trk_wrap_s_inl(const TrkTrack *track, double s_m)
 static inline int trk_locate_inl(const TrkTrack *track, double s_m, double *frac)
 {
     double s = trk_wrap_s_inl(track, s_m);
-    int i = (int)(s / track->ds_m);
+    int i = (int)(s / track->ds_m); /* >= 0: s is in [0, length) */
     if (i >= track->n)
         i = track->n - 1;
-    if (i < 0)
-        i = 0;
     double f = (s - i * track->ds_m) / track->ds_m;
     *frac = f < 0.0 ? 0.0 : (f > 1.0 ? 1.0 : f);
     return i;
@@ -548,18 +555,13 @@ int trk_locate(const TrkTrack *track, double s_m, double *frac)
 }
 
 /* Between samples everything is linear, with the tangent renormalised: cheap, and exactly invertible by
- * trk_to_frenet. */
-/* The sample after i, around the loop (a compare instead of a division). */
-static int trk_next_i(const TrkTrack *t, int i)
-{
-    return i + 1 < t->n ? i + 1 : 0;
-}
+ * trk_to_frenet. The sample after i is samples[i + 1] for every i < n (sample n repeats sample 0). */
 
 TrkPose trk_pose_at(const TrkTrack *track, double s_m, int *hint)
 {
     double f;
     int i = trk_locate_inl(track, s_m, &f);
-    const TrkSample *a = &track->samples[i], *b = &track->samples[trk_next_i(track, i)];
+    const TrkSample *a = &track->samples[i], *b = &track->samples[i + 1];
     TrkPose p;
     p.x_m = a->x_m + f * (b->x_m - a->x_m);
     p.y_m = a->y_m + f * (b->y_m - a->y_m);
@@ -711,7 +713,7 @@ static double trk_lerp_field(const TrkTrack *t, double s_m, int *hint, size_t of
 {
     double f;
     int i = trk_locate_inl(t, s_m, &f);
-    const char *a = (const char *)&t->samples[i], *b = (const char *)&t->samples[trk_next_i(t, i)];
+    const char *a = (const char *)&t->samples[i], *b = (const char *)&t->samples[i + 1];
     double va, vb;
     memcpy(&va, a + offset, sizeof va);
     memcpy(&vb, b + offset, sizeof vb);
@@ -748,7 +750,7 @@ TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint)
     int i = trk_locate_inl(track, s_m, &f);
     if (hint)
         *hint = i;
-    return trk_geometry_mix(&track->samples[i], &track->samples[trk_next_i(track, i)], f);
+    return trk_geometry_mix(&track->samples[i], &track->samples[i + 1], f);
 }
 
 double trk_line_d(const TrkTrack *track, double s_m, int *hint)
@@ -765,7 +767,7 @@ TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint)
 {
     double f;
     int i = trk_locate_inl(track, s_m, &f);
-    const TrkSample *a = &track->samples[i], *b = &track->samples[trk_next_i(track, i)];
+    const TrkSample *a = &track->samples[i], *b = &track->samples[i + 1];
     if (hint)
         *hint = i;
     /* the same interpolation as trk_lerp_field */
@@ -780,7 +782,7 @@ void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n)
     for (int k = 0; k < n; k++) {
         double f;
         int i = trk_locate_inl(track, s_m[k], &f);
-        double a = track->samples[i].line_d_m, b = track->samples[trk_next_i(track, i)].line_d_m;
+        double a = track->samples[i].line_d_m, b = track->samples[i + 1].line_d_m;
         out[k] = a + f * (b - a); /* as trk_lerp_field */
     }
 }

@@ -11,6 +11,10 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* nx, ny, px and py have TRK_LINE_GHOST extra cells before index 0 and after index m - 1 holding the points across
+ * the seam, so a sweep reads the neighbours i-2 .. i+2 of every point without wrapping its indices. */
+#define TRK_LINE_GHOST 2
+
 typedef struct TrkLineLevel {
     int m;
     double *cx, *cy, *nx, *ny, *lo, *hi, *d, *px, *py;
@@ -23,17 +27,19 @@ static void trk_level_free(TrkLineLevel *lv)
     lv->cx = NULL;
 }
 
-/* One allocation for the twelve arrays of a level; the centre, normal and bounds come from the sample table. */
+/* One allocation for the twelve arrays of a level (four of them with ghost cells); the centre, normal and bounds
+ * come from the sample table. */
 static int trk_level_init(TrkLineLevel *lv, const TrkTrack *t, int m, double margin)
 {
+    const int g = TRK_LINE_GHOST, mg = m + 2 * TRK_LINE_GHOST;
     lv->m = m;
-    lv->cx = malloc(sizeof(double) * 12 * (size_t)m);
+    lv->cx = malloc(sizeof(double) * (12 * (size_t)m + 8 * TRK_LINE_GHOST));
     if (!lv->cx)
         return 0;
-    lv->cy = lv->cx + m, lv->nx = lv->cy + m, lv->ny = lv->nx + m;
-    lv->lo = lv->ny + m, lv->hi = lv->lo + m, lv->d = lv->hi + m;
-    lv->px = lv->d + m, lv->py = lv->px + m;
-    lv->a1 = lv->py + m, lv->a2 = lv->a1 + m, lv->den = lv->a2 + m;
+    lv->cy = lv->cx + m, lv->nx = lv->cy + m + g, lv->ny = lv->nx + mg;
+    lv->lo = lv->ny + m + g, lv->hi = lv->lo + m, lv->d = lv->hi + m;
+    lv->px = lv->d + m + g, lv->py = lv->px + mg;
+    lv->a1 = lv->py + m + g, lv->a2 = lv->a1 + m, lv->den = lv->a2 + m;
     int hint = -1;
     for (int j = 0; j < m; j++) {
         double s = t->length_m * j / m;
@@ -61,42 +67,74 @@ static void trk_level_upsample(TrkLineLevel *fine, const TrkLineLevel *coarse)
     }
 }
 
-/* Returns after `iterations` sweeps, or earlier once no offset moves by more than 0.1 mm in a sweep. */
-static void trk_level_solve(TrkLineLevel *lv, int iterations)
+/* Copies the points at the ends of an array into the ghost cells beyond the other end. */
+static void trk_ghost_low(double *v, int m)
 {
-    const double omega = 1.6; /* over-relaxation: about 3x faster than plain Gauss-Seidel here, still stable */
+    for (int k = 1; k <= TRK_LINE_GHOST; k++)
+        v[-k] = v[m - k];
+}
+
+static void trk_ghost_high(double *v, int m)
+{
+    for (int k = 0; k < TRK_LINE_GHOST; k++)
+        v[m + k] = v[k];
+}
+
+/* The per-point constants of a level: a1, a2 and den depend on the normals only (so do the normals' ghosts). */
+static void trk_level_prepare(TrkLineLevel *lv)
+{
     int m = lv->m;
-    double *px = lv->px, *py = lv->py;
     for (int j = 0; j < m; j++) {
-        px[j] = lv->cx[j] + lv->d[j] * lv->nx[j];
-        py[j] = lv->cy[j] + lv->d[j] * lv->ny[j];
+        lv->px[j] = lv->cx[j] + lv->d[j] * lv->nx[j];
+        lv->py[j] = lv->cy[j] + lv->d[j] * lv->ny[j];
         int b = j >= 1 ? j - 1 : m - 1, c = j + 1 < m ? j + 1 : j + 1 - m;
         double a1 = lv->nx[j] * lv->nx[b] + lv->ny[j] * lv->ny[b], a2 = lv->nx[j] * lv->nx[c] + lv->ny[j] * lv->ny[c];
         lv->a1[j] = a1, lv->a2[j] = a2, lv->den[j] = a1 * a1 + 4.0 + a2 * a2;
     }
-    for (int it = 0; it < iterations; it++) {
-        double moved = 0.0;
-        for (int i = 0; i < m; i++) {
-            int a = i >= 2 ? i - 2 : i + m - 2, b = i >= 1 ? i - 1 : m - 1;
-            int c = i + 1 < m ? i + 1 : i + 1 - m, e = i + 2 < m ? i + 2 : i + 2 - m;
-            double nx = lv->nx[i], ny = lv->ny[i], cx = lv->cx[i], cy = lv->cy[i];
-            /* e_j = (P_{j-1} - 2 P_j + P_{j+1}) . n_j = r_j + a_j d_i: the normal part of the second difference
-             * at j = i-1, i, i+1, split into what d_i contributes and the rest. */
-            double r1 = (px[a] - 2.0 * px[b] + cx) * lv->nx[b] + (py[a] - 2.0 * py[b] + cy) * lv->ny[b];
-            double r0 = (px[b] - 2.0 * cx + px[c]) * nx + (py[b] - 2.0 * cy + py[c]) * ny;
-            double r2 = (cx - 2.0 * px[c] + px[e]) * lv->nx[c] + (cy - 2.0 * py[c] + py[e]) * lv->ny[c];
-            double best = -(lv->a1[i] * r1 - 2.0 * r0 + lv->a2[i] * r2) / lv->den[i];
-            double d = lv->d[i] + omega * (best - lv->d[i]);
-            d = d < lv->lo[i] ? lv->lo[i] : (d > lv->hi[i] ? lv->hi[i] : d);
-            double step = fabs(d - lv->d[i]);
-            moved = step > moved ? step : moved; /* fmax without the call: both are >= 0, never NaN */
-            lv->d[i] = d;
-            px[i] = cx + d * nx;
-            py[i] = cy + d * ny;
-        }
-        if (moved < 2e-5)
-            break;
+    trk_ghost_low(lv->nx, m), trk_ghost_high(lv->nx, m);
+    trk_ghost_low(lv->ny, m), trk_ghost_high(lv->ny, m);
+}
+
+/* One projected SOR sweep in index order: each d_i jumps to its best value with its neighbours (i-2 .. i+2 around
+ * the loop) fixed, over-relaxed, then clamped to the track. Returns the largest move of an offset.
+ * The ghost cells give every point the values the arrays hold at that moment: before index 0 the points m-2, m-1
+ * as they were (not yet moved in this sweep), after index m-1 the points 0, 1 once moved. */
+static double trk_level_sweep(TrkLineLevel *lv)
+{
+    const double omega = 1.6; /* over-relaxation: about 3x faster than plain Gauss-Seidel here, still stable */
+    int m = lv->m;
+    double *px = lv->px, *py = lv->py, *dd = lv->d;
+    const double *nxs = lv->nx, *nys = lv->ny, *cxs = lv->cx, *cys = lv->cy;
+    trk_ghost_low(px, m), trk_ghost_low(py, m);
+    double moved = 0.0;
+    for (int i = 0; i < m; i++) {
+        double nx = nxs[i], ny = nys[i], cx = cxs[i], cy = cys[i];
+        /* e_j = (P_{j-1} - 2 P_j + P_{j+1}) . n_j = r_j + a_j d_i: the normal part of the second difference at
+         * j = i-1, i, i+1, split into what d_i contributes and the rest. */
+        double r1 = (px[i - 2] - 2.0 * px[i - 1] + cx) * nxs[i - 1] + (py[i - 2] - 2.0 * py[i - 1] + cy) * nys[i - 1];
+        double r0 = (px[i - 1] - 2.0 * cx + px[i + 1]) * nx + (py[i - 1] - 2.0 * cy + py[i + 1]) * ny;
+        double r2 = (cx - 2.0 * px[i + 1] + px[i + 2]) * nxs[i + 1] + (cy - 2.0 * py[i + 1] + py[i + 2]) * nys[i + 1];
+        double best = -(lv->a1[i] * r1 - 2.0 * r0 + lv->a2[i] * r2) / lv->den[i];
+        double d = dd[i] + omega * (best - dd[i]);
+        d = d < lv->lo[i] ? lv->lo[i] : (d > lv->hi[i] ? lv->hi[i] : d);
+        double step = fabs(d - dd[i]);
+        moved = step > moved ? step : moved; /* fmax without the call: both are >= 0, never NaN */
+        dd[i] = d;
+        px[i] = cx + d * nx;
+        py[i] = cy + d * ny;
+        if (i == TRK_LINE_GHOST - 1) /* points 0, 1 have moved: the last points see them past the seam */
+            trk_ghost_high(px, m), trk_ghost_high(py, m);
     }
+    return moved;
+}
+
+/* Returns after `iterations` sweeps, or earlier once no offset moves by more than 0.1 mm in a sweep. */
+static void trk_level_solve(TrkLineLevel *lv, int iterations)
+{
+    trk_level_prepare(lv);
+    for (int it = 0; it < iterations; it++)
+        if (trk_level_sweep(lv) < 2e-5)
+            break;
 }
 
 /* Curvature and segment lengths of the final line, on the sample table. */

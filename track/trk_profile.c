@@ -103,6 +103,8 @@ static void trk_profile_passes(const TrkCarParams *car, double grip_scale, const
         if (vj < v[j])
             v[j] = vj;
     }
+    if (n > 0) /* always (a track has at least 16 samples); says so to the compiler */
+        v[n] = v[0]; /* the copy that spares trk_speed_at a wrap (v has n + 1 entries) */
 }
 
 /* Path curvature averaged over about +-2 m: survey noise in a centreline must not read as a string of tiny
@@ -132,7 +134,7 @@ TrkSpeedProfile *trk_speed_profile_create(const TrkTrack *track, const TrkCarPar
     int n = track->n;
     TrkSpeedProfile *p = calloc(1, sizeof *p);
     if (p)
-        p->v_mps = malloc(sizeof(double) * 3 * (size_t)n);
+        p->v_mps = malloc(sizeof(double) * (3 * (size_t)n + 1));
     if (!p || !p->v_mps) {
         free(p);
         return NULL;
@@ -141,7 +143,7 @@ TrkSpeedProfile *trk_speed_profile_create(const TrkTrack *track, const TrkCarPar
         grip_scale = 1e-3;
     if (grip_scale > 1.0)
         grip_scale = 1.0;
-    p->kappa = p->v_mps + n;
+    p->kappa = p->v_mps + n + 1; /* v_mps[n] repeats v_mps[0] (trk_profile_passes), so trk_speed_at never wraps an index */
     p->path_ds_m = p->kappa + n;
     trk_profile_curvature(track, path, p->kappa);
     for (int i = 0; i < n; i++)
@@ -173,14 +175,13 @@ double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint)
     /* s already in [0, L): floor(s / L) is 0, so the formula gives s (+ 0.0 for -0.0); skips a division */
     double s = (s_m >= 0.0 && s_m < L) ? s_m + 0.0 : (isfinite(s_m) ? s_m - L * floor(s_m / L) : 0.0);
     int i = (int)(s / profile->ds_m);
-    if (i >= profile->n || i < 0)
+    if (i >= profile->n || i < 0) /* s can leave [0, L) by rounding, far off for huge s_m */
         i = i < 0 ? 0 : profile->n - 1;
     double f = (s - i * profile->ds_m) / profile->ds_m;
     f = f < 0.0 ? 0.0 : (f > 1.0 ? 1.0 : f);
     if (hint)
         *hint = i;
-    int next = i + 1 < profile->n ? i + 1 : 0;
-    return profile->v_mps[i] + f * (profile->v_mps[next] - profile->v_mps[i]);
+    return profile->v_mps[i] + f * (profile->v_mps[i + 1] - profile->v_mps[i]); /* v_mps[n] is v_mps[0] */
 }
 
 double trk_profile_lap_time(const TrkSpeedProfile *profile)
