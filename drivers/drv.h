@@ -95,6 +95,7 @@ typedef struct DrvPersonality {
     bool lod;               /* fewer slots when no car is in range */
     DrvResolver resolver;
     double decide_hz;       /* how often the maps are read into a new plan, Hz (1..1000; at most every tick) */
+    double decide_far_hz;   /* the same while no other car is near (1..1000; no effect when >= decide_hz) */
 } DrvPersonality;
 
 /* Documented defaults for every field. */

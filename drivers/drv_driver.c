@@ -3,10 +3,15 @@
 #include "drv_lanes.h"
 #include "drv_steering.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define DRV_LINE_LOOKAHEAD_FRACTION 0.35 /* of the driver's lookahead, for the racing line's target point */
+#define DRV_NEAR_M 20.0                  /* another car this close (centre to centre) is near: decide at decide_hz */
+#define DRV_NEAR_S 1.0                   /* so is one we close on (or that closes on us) within this time */
+#define DRV_HOLD_LINE_BAND_M 1.0         /* a held target this close to the line moves with it (drv_context.c's
+                                          * line-following band) */
 
 DrvDriver *drv_create(const DrvPersonality *p, const TrkTrack *track, const TrkCarParams *car, uint64_t seed)
 {
@@ -45,10 +50,10 @@ void drv_destroy(DrvDriver *driver)
     free(driver);
 }
 
-/* Ticks between decisions at the personality's decision rate and the sim's tick: at least 1. */
-static long drv_decide_period(const DrvPersonality *p, double dt_s)
+/* Ticks between decisions at a decision rate and the sim's tick: at least 1. */
+static long drv_decide_period(double hz, double dt_s)
 {
-    double ticks = 1.0 / (p->decide_hz * dt_s);
+    double ticks = 1.0 / (hz * dt_s);
     if (!(ticks >= 1.5)) /* also a NaN or a non-positive dt: decide every tick */
         return 1;
     return ticks < 1e6 ? (long)(ticks + 0.5) : 1000000;
@@ -57,11 +62,36 @@ static long drv_decide_period(const DrvPersonality *p, double dt_s)
 /* Decisions (reading the world into maps and choosing a lane) run at the personality's decision rate, as racing
  * games run their AI below the physics rate; the control (speed plan, following, steering, grip) runs every tick on
  * the current view, toward the held plan. The first tick always decides. */
+/* Whether another car is near enough that a decision a few ticks late could matter: within DRV_NEAR_M, or closing
+ * (ahead or behind) fast enough to be there within DRV_NEAR_S. At 25 Hz a car closing at 30 m/s moves 1.2 m between
+ * two decisions, and the nearest a far car can be is 20 m. */
+static bool drv_car_near(const DrvView *view)
+{
+    for (int i = 0; i < view->other_count; i++) {
+        const DrvOther *o = &view->others[i];
+        double ds = o->ds_m, dist = ds >= 0.0 ? ds : -ds;
+        double closing = ds > 0.0 ? view->speed_mps - o->speed_mps : o->speed_mps - view->speed_mps;
+        if (dist < DRV_NEAR_M || dist < closing * DRV_NEAR_S)
+            return true;
+    }
+    return false;
+}
+
+/* The decision period of this tick: the personality's rate, or its slower far rate while no car is near (the
+ * decision's level of detail: a car with company decides as often as it likes; one with nobody near holds its plan
+ * a few ticks longer, which costs it nothing and saves most of a race's decisions). */
+static long drv_decision_period(const DrvDriver *driver, const DrvView *view)
+{
+    long period = drv_decide_period(driver->p.decide_hz, view->dt_s);
+    long far = drv_decide_period(driver->p.decide_far_hz, view->dt_s);
+    return far > period && !drv_car_near(view) ? far : period;
+}
+
 static bool drv_decision_due(const DrvDriver *driver, const DrvView *view)
 {
     if (!driver->plan.valid)
         return true;
-    long period = drv_decide_period(&driver->p, view->dt_s);
+    long period = drv_decision_period(driver, view);
     if (period == 1)
         return true;
     uint64_t tick = view->tick < 0 ? 0u : (uint64_t)view->tick;
@@ -84,9 +114,22 @@ void drv_think(DrvDriver *driver, const DrvView *view, DrvControls *out)
             drv_steering_decide(driver, view, &here, line_d);
         else
             drv_context_decide(driver, view, &here, line_d);
+        driver->plan.line_d_m = line_d;
+        driver->last_decide_tick = view->tick;
     }
     double target_d = driver->plan.on_line ? line_d : driver->plan.target_d_m;
+    /* A target on the line means "follow the line", which moves on between decisions (through a chicane by metres
+     * in a few ticks): it is held relative to the line. A target off it (a lane beside a car) is held where it is. */
+    if (!decide && !driver->plan.on_line && fabs(target_d - driver->plan.line_d_m) < DRV_HOLD_LINE_BAND_M)
+        target_d += line_d - driver->plan.line_d_m;
     drv_context_control(driver, view, target_d, line_d, &here, driver->plan.braking, out);
+}
+
+double drv_hysteresis_weight(const DrvDriver *driver, long tick)
+{
+    long k = tick - driver->last_decide_tick;
+    double h = driver->p.hysteresis;
+    return k > 1 && k < 1000000 ? pow(h, (double)k) : h;
 }
 
 void drv_think_fn(void *self, const DrvView *view, DrvControls *out) { drv_think(self, view, out); }

@@ -21,6 +21,7 @@ typedef struct DrvPlan {
     bool valid;          /* false until the first decision */
     bool on_line;        /* aim for the racing line wherever it runs now (a car alone) */
     double target_d_m;   /* otherwise this offset */
+    double line_d_m;     /* the racing line's target offset at the decision (the offset is held relative to it) */
     bool braking;        /* no lane free enough: follow the car in the path */
     bool line_blocked;   /* the racing line leaves the lanes free of danger within the braking distance: the target
                           * is held off the line there, and the lanes' caps are judged over that distance */
@@ -45,7 +46,13 @@ struct DrvDriver {
     /* the decision rate: the plan, and where in the decision period this driver's decisions fall */
     DrvPlan plan;
     uint64_t decide_phase;
+    long last_decide_tick;    /* the tick of the latest decision */
 };
+
+/* The weight of the previous decision's maps (or target) in this one: the personality's hysteresis is per tick, so
+ * a decision k ticks after the last blends with hysteresis^k. Per decision, a driver deciding every 4th tick kept
+ * maps 4 times staler than one deciding every tick, and drove worse for it (wide at corner entries). */
+double drv_hysteresis_weight(const DrvDriver *driver, long tick);
 
 /* The grip the low-level steering and speed control count on (m/s^2): the view's car's, or their own fallbacks when
  * the view has no car. Inline: it is read every tick, and a call costs as much as the formula. */

@@ -53,6 +53,7 @@ static const DrvKey drv_keys[] = {
     {"map", "lod", DRV_KEY_BOOL, 0, 0, "", DRV_OFF(lod), NULL, 0},
     {"map", "resolver", DRV_KEY_ENUM, 0, 0, "", DRV_OFF(resolver), drv_resolver_words, 5},
     {"map", "decide_hz", DRV_KEY_NUMBER, 1, 1000, " Hz", DRV_OFF(decide_hz), NULL, 0},
+    {"map", "decide_far_hz", DRV_KEY_NUMBER, 1, 1000, " Hz", DRV_OFF(decide_far_hz), NULL, 0},
 };
 #define DRV_KEY_COUNT (int)(sizeof drv_keys / sizeof drv_keys[0])
 
@@ -103,6 +104,7 @@ DrvPersonality drv_default_personality(void)
     p.lod = true;
     p.resolver = DRV_RESOLVE_WALK;
     p.decide_hz = 100.0;
+    p.decide_far_hz = 25.0;
     return p;
 }
 

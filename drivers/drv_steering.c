@@ -260,8 +260,10 @@ void drv_steering_decide(DrvDriver *driver, const DrvView *view, const DrvHere *
     DrvSteeringForces f = drv_steering_forces(view, p, &def, line_d, on_straight, driver->noise.d_m);
     double target = view->d_m + f.sum_m;
     /* smoothing, the steering model's counterpart of the context model's map hysteresis */
-    if (driver->steer_has_prev && isfinite(driver->steer_prev_target_m))
-        target = p->hysteresis * driver->steer_prev_target_m + (1.0 - p->hysteresis) * target;
+    if (driver->steer_has_prev && isfinite(driver->steer_prev_target_m)) {
+        double hyst = drv_hysteresis_weight(driver, view->tick);
+        target = hyst * driver->steer_prev_target_m + (1.0 - hyst) * target;
+    }
     /* containment: never aim off the track (nor off the part that remains a moment ahead) */
     if (d_left > d_right)
         target = drv_fmax(d_right, drv_fmin(d_left, target));

@@ -6,7 +6,8 @@
  *   - the default race's first 60 s with every driver's slot count set to 8, 16, 32 and 64; for these the share of
  *     think spent in the resolver is measured by replaying each tick's post-processed maps (drv_debug) through the
  *     driver's resolver in batches, so no clock runs inside a driver;
- *   - the whole default race with every driver deciding at 100, 50, 25 and 10 Hz ([map] decide_hz).
+ *   - the whole default race with every driver deciding at 100, 50, 25 and 10 Hz ([map] decide_hz), and at 100 Hz
+ *     even with no car near ([map] decide_far_hz = 100).
  * Targets (see the README): per car-tick under 100 ns at 32 slots; 100 cars no more than 2x the cost per car-tick
  * of 10. Exits 0 whether targets are met or not; 1 only when a race cannot be built. */
 #include "bench.h"
@@ -201,18 +202,28 @@ static int bench_slots(const SimRace *race)
 }
 
 /* The whole default race with every driver at a lower decision rate ([map] decide_hz; the README has what each rate
- * costs in collisions and pace). */
+ * costs in collisions and pace). The first row decides every tick even with nobody near (decide_far_hz = 100, as
+ * before the far rate existed); the others keep the default far rate (25 Hz, or decide_hz when lower). */
 static int bench_decide(const SimRace *race)
 {
     printf("\n  decision rate (every driver), the whole default race, best of 1\n");
     bench_header("decide_hz");
-    static const double rates[] = {100.0, 50.0, 25.0, 10.0};
-    for (int i = 0; i < 4; i++) {
+    static const double rates[] = {100.0, 100.0, 50.0, 25.0, 10.0};
+    static const double far[] = {100.0, 0.0, 0.0, 0.0, 0.0}; /* 0: the personality's own */
+    static SimRace variant; /* large: kept off the stack */
+    for (int i = 0; i < 5; i++) {
+        variant = *race;
+        if (far[i] > 0.0)
+            for (int k = 0; k < variant.entry_count; k++)
+                variant.entries[k].personality.decide_far_hz = far[i];
         BenchRun r;
-        if (bench_best_session(race, 0, 0, rates[i], 100000000L, 1, &r) != 0)
+        if (bench_best_session(&variant, 0, 0, rates[i], 100000000L, 1, &r) != 0)
             return 1;
-        char label[16];
-        snprintf(label, sizeof label, "%.0f Hz", rates[i]);
+        char label[24];
+        if (far[i] > 0.0)
+            snprintf(label, sizeof label, "%.0f/%.0f Hz", rates[i], far[i]);
+        else
+            snprintf(label, sizeof label, "%.0f Hz", rates[i]);
         bench_row(label, &r);
         printf("  %-10s %.0f ms stepping\n", "", 1e3 * r.wall_s);
     }

@@ -1,6 +1,7 @@
-/* test_drv_decide.c: the decision rate ([map] decide_hz). Decisions (maps -> chosen lane) run every
- * 1 / (decide_hz * dt) ticks, staggered between drivers; the control runs every tick on the current view toward the
- * held plan; at the sim's own rate every tick decides. */
+/* test_drv_decide.c: the decision rate ([map] decide_hz, decide_far_hz). Decisions (maps -> chosen lane) run every
+ * 1 / (decide_hz * dt) ticks, staggered between drivers, or at decide_far_hz while no other car is near; the control
+ * runs every tick on the current view toward the held plan; at the sim's own rate every tick decides. Hysteresis is
+ * per tick, and a target on the racing line is held relative to the line. */
 #include "../drivers/drv.h"
 #include "../sim/sim.h"
 #include "tst.h"
@@ -26,12 +27,20 @@ static DrvView view_at(long tick, DrvOther *o)
                      .width_m = 2.0, .others = o, .other_count = 1};
 }
 
+/* The only other car `ds_m` ahead on the left, `closing_mps` slower than our 40 m/s. */
+static DrvView view_with(long tick, DrvOther *o, double ds_m, double closing_mps)
+{
+    DrvView v = view_at(tick, o);
+    o->ds_m = ds_m;
+    o->speed_mps = v.speed_mps - closing_mps;
+    return v;
+}
+
 /* Decisions in 40 ticks (the driver's maps come from that very tick): tick 0 always, then exactly one every
  * `period` ticks from the driver's phase. Returns the first decision tick after 0, or -1 when the decisions did not
- * follow that pattern. */
-static int decisions(const TrkTrack *t, double decide_hz, uint64_t seed, int period)
+ * follow that pattern. The other car sits `ds_m` ahead (view_with); p's decide_far_hz is the default unless set. */
+static int decisions_p(const TrkTrack *t, DrvPersonality p, uint64_t seed, int period, double ds_m, double closing)
 {
-    DrvPersonality p = quiet(decide_hz);
     DrvDriver *d = drv_create(&p, t, NULL, seed);
     if (d == NULL)
         return -1;
@@ -39,7 +48,7 @@ static int decisions(const TrkTrack *t, double decide_hz, uint64_t seed, int per
     bool ok = true;
     for (long tick = 0; tick < 40; tick++) {
         DrvOther o;
-        DrvView v = view_at(tick, &o);
+        DrvView v = view_with(tick, &o, ds_m, closing);
         DrvControls c;
         drv_think(d, &v, &c);
         if (drv_debug(d)->tick != tick)
@@ -54,6 +63,11 @@ static int decisions(const TrkTrack *t, double decide_hz, uint64_t seed, int per
     }
     drv_destroy(d);
     return ok && last + period >= 40 ? first : -1;
+}
+
+static int decisions(const TrkTrack *t, double decide_hz, uint64_t seed, int period)
+{
+    return decisions_p(t, quiet(decide_hz), seed, period, 1.0, 0.0);
 }
 
 static int test_decision_period(void)
@@ -77,6 +91,125 @@ static int test_decision_period(void)
             distinct++;
     }
     TST_CHECK(distinct == 5);
+    trk_free(t);
+    return 0;
+}
+
+/* With no car near, a driver decides at its far rate (default 25 Hz: every 4th tick); a car within 20 m, or one we
+ * would reach within a second, brings it back to every tick. A far rate at or above decide_hz changes nothing. */
+static int test_far_rate(void)
+{
+    char err[TRK_ERR_LEN];
+    TrkTrack *t = trk_load("data/tracks/oval.ini", NULL, err, sizeof err);
+    TST_CHECK(t != NULL);
+    if (t == NULL)
+        return 0;
+    DrvPersonality p = quiet(100.0);
+    TST_NEAR(p.decide_far_hz, 25.0, 0);
+    TST_CHECK(decisions_p(t, p, 7, 4, 100.0, 0.0) > 0);  /* 100 m ahead at our speed: far */
+    TST_CHECK(decisions_p(t, p, 7, 1, 15.0, 0.0) == 1);  /* 15 m ahead: near */
+    TST_CHECK(decisions_p(t, p, 7, 1, -15.0, 0.0) == 1); /* 15 m behind: near */
+    TST_CHECK(decisions_p(t, p, 7, 1, 30.0, 40.0) == 1); /* 30 m ahead, standing still: reached in 0.75 s */
+    TST_CHECK(decisions_p(t, p, 7, 4, 50.0, 40.0) > 0);  /* 50 m ahead, standing still: 1.25 s away */
+    TST_CHECK(decisions_p(t, p, 7, 1, -50.0, -60.0) == 1); /* 50 m behind, closing at 60 m/s */
+    p.decide_far_hz = 10.0;
+    TST_CHECK(decisions_p(t, p, 7, 10, 100.0, 0.0) > 0);
+    p.decide_hz = 20.0, p.decide_far_hz = 50.0;         /* a far rate above the rate: the rate */
+    TST_CHECK(decisions_p(t, p, 7, 5, 100.0, 0.0) > 0);
+    trk_free(t);
+    return 0;
+}
+
+/* The danger the driver's latest maps hold at offset d (the inspector's copy, after hysteresis). */
+static double danger_at(const DrvDebug *dbg, double d_m)
+{
+    double step = (dbg->d_left_m - dbg->d_right_m) / (dbg->slots - 1);
+    int i = (int)((dbg->d_left_m - d_m) / step + 0.5);
+    return i >= 0 && i < dbg->slots ? dbg->danger[i] : -1.0;
+}
+
+/* Hysteresis is per tick: a car beside us that moves from the left to the right of the track leaves half its danger
+ * in the next map of a driver deciding every tick (hysteresis 0.5), but a driver deciding every 10th tick blends
+ * with maps 10 ticks old, weighted 0.5^10, not with half of them. */
+static double danger_left_after_move(const TrkTrack *t, double decide_hz)
+{
+    DrvPersonality p = quiet(decide_hz);
+    p.hysteresis = 0.5;
+    p.blur = DRV_BLUR_NONE;
+    DrvDriver *d = drv_create(&p, t, NULL, 3);
+    if (d == NULL)
+        return -1.0;
+    double left = -1.0;
+    for (long tick = 0; tick <= 40; tick++) {
+        DrvOther o;
+        DrvView v = view_at(0, &o);
+        v.tick = tick;
+        o.d_m = tick < 20 ? 4.0 : -5.0;
+        DrvControls c;
+        drv_think(d, &v, &c);
+        const DrvDebug *dbg = drv_debug(d);
+        if (tick >= 20 && dbg->tick == tick) { /* the first decision after the move */
+            left = danger_at(dbg, 4.0);
+            break;
+        }
+    }
+    drv_destroy(d);
+    return left;
+}
+
+static int test_hysteresis_per_tick(void)
+{
+    char err[TRK_ERR_LEN];
+    TrkTrack *t = trk_load("data/tracks/oval.ini", NULL, err, sizeof err);
+    TST_CHECK(t != NULL);
+    if (t == NULL)
+        return 0;
+    double every_tick = danger_left_after_move(t, 100.0), tenth = danger_left_after_move(t, 10.0);
+    TST_CHECK(every_tick > 0.4 && every_tick < 0.6);
+    TST_CHECK(tenth >= 0.0 && tenth < 0.01);
+    trk_free(t);
+    return 0;
+}
+
+/* Between decisions a target on the racing line moves with the line (through the gp track's chicane it sweeps
+ * metres in a few ticks); a target off the line would stay put. The line is read where drv_think reads it: 2 m plus
+ * 0.35 of the lookahead ahead. */
+static int test_target_follows_line(void)
+{
+    char err[TRK_ERR_LEN];
+    TrkTrack *t = trk_load("data/tracks/gp.ini", NULL, err, sizeof err);
+    TST_CHECK(t != NULL);
+    if (t == NULL)
+        return 0;
+    DrvPersonality p = quiet(10.0);
+    DrvDriver *d = drv_create(&p, t, NULL, 5);
+    TST_CHECK(d != NULL);
+    double first_target = NAN, first_line = NAN, worst = 0.0, moved = 0.0;
+    int held = 0;
+    for (long tick = 0; tick < 10 && d != NULL; tick++) {
+        DrvOther o;
+        DrvView v = view_at(0, &o);
+        v.tick = tick;
+        v.speed_mps = 30.0;
+        v.s_m = 1440.0 + 0.3 * (double)tick;
+        v.d_m = trk_line_d(t, v.s_m, NULL);
+        o.ds_m = 100.0, o.speed_mps = 30.0; /* company far ahead: maps are built, the line is the choice */
+        DrvControls c;
+        drv_think(d, &v, &c);
+        double line = trk_line_d(t, v.s_m + 2.0 + v.speed_mps * 0.35 * p.lookahead_s, NULL);
+        if (drv_debug(d)->tick == tick) {
+            TST_CHECK(fabs(c.target_d_m - line) < 1.0); /* the decision chose the line */
+            first_target = c.target_d_m, first_line = line;
+            continue;
+        }
+        held++;
+        worst = fmax(worst, fabs((c.target_d_m - first_target) - (line - first_line)));
+        moved = fmax(moved, fabs(line - first_line));
+    }
+    TST_CHECK(held >= 5);
+    TST_CHECK(moved > 0.05); /* the line did move */
+    TST_CHECK(worst < 1e-9);
+    drv_destroy(d);
     trk_free(t);
     return 0;
 }
@@ -171,5 +304,8 @@ int main(void)
     TST_RUN(test_race_at_20hz);
     TST_RUN(test_decision_period);
     TST_RUN(test_control_every_tick);
+    TST_RUN(test_far_rate);
+    TST_RUN(test_hysteresis_per_tick);
+    TST_RUN(test_target_follows_line);
     return tst_report();
 }

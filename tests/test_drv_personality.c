@@ -27,7 +27,7 @@ static int test_every_key(void)
                        "[behaviour]\nskirt = 2.5\ndraft = 0.7\nline = 0.9\naggression = 0.8\ngrip_use = 0.85\n"
                        "lookahead = 2\nnoise = 0.25\n"
                        "[map]\nslots = 64\nblur = gauss\nblur_radius = 3\nhysteresis = 0.5\nlod = false\n"
-                       "resolver = walk\ndecide_hz = 25\n";
+                       "resolver = walk\ndecide_hz = 25\ndecide_far_hz = 12.5\n";
     DrvPersonality p;
     char err[256];
     TST_CHECK(drv_personality_parse_string(text, "z.ini", &p, err, sizeof err) == 0);
@@ -44,6 +44,7 @@ static int test_every_key(void)
     TST_CHECK(p.slots == 64 && p.blur == DRV_BLUR_GAUSS && p.blur_radius == 3 && !p.lod);
     TST_NEAR(p.hysteresis, 0.5, 0);
     TST_NEAR(p.decide_hz, 25.0, 0);
+    TST_NEAR(p.decide_far_hz, 12.5, 0);
     TST_CHECK(drv_personality_parse_string("[driver]\ncolour = #FF8000\n", "c.ini", &p, err, sizeof err) == 0);
     TST_CHECK(p.colour[0] == 255 && p.colour[1] == 128 && p.colour[2] == 0);
     return 0;
@@ -89,6 +90,7 @@ static int test_errors(void)
         {"[map]\nhysteresis = 0.99\n", "bad.ini:2: [map] hysteresis: expected a number in 0..0.95, got '0.99'"},
         {"[map]\ndecide_hz = 0.5\n", "bad.ini:2: [map] decide_hz: expected a number in 1..1000 Hz, got '0.5'"},
         {"[map]\ndecide_hz = fast\n", "bad.ini:2: [map] decide_hz: expected a number in 1..1000 Hz, got 'fast'"},
+        {"[map]\ndecide_far_hz = 0\n", "bad.ini:2: [map] decide_far_hz: expected a number in 1..1000 Hz, got '0'"},
         {"[map]\nlod = yes\n", "bad.ini:2: [map] lod: expected true or false, got 'yes'"},
         {"[map]\nresolver = magic\n",
          "bad.ini:2: [map] resolver: expected one of walk, subtract, mask-sum, threshold-blend, min-danger, got 'magic'"},
