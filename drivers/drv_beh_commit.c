@@ -21,6 +21,28 @@
 #define DRV_COMMIT_MAX 0.09        /* the full value: under the walk's floor (0.1) */
 #define DRV_COMMIT_LINE_BAND_M 1.0 /* no danger this close to the line; full danger from twice this */
 
+/* True when no slot's lane can be slower than v_ref, so no slot gets danger (the usual case on a straight): the
+ * slowest of the lanes the slots read is faster than v_ref by more than the rounding of drv_lanes_column_speed.
+ * Slot offsets fall with the slot index (d_left_m - i step_m, step_m > 0) and drv_lanes_place's lane with the
+ * offset (its arithmetic is monotonic), so the slots read the lanes from slot slots-1's lane to slot 0's lane + 1.
+ * A slot's cap (1 - t) a + t b, with t in [0, 1] and a, b >= m > 0, rounds (three roundings) to no less than
+ * m (1 - 3 2^-53), and m * (1.0 - 1e-15) (1 - 9 2^-53 as a double) rounds to at most m (1 - 7 2^-53): when that is
+ * >= v_ref, every slot's shortfall is < 0 and the loop below would write nothing. */
+static bool drv_commit_all_fast(const DrvLanesColumn *col, const DrvContextMap *map, double v_ref)
+{
+    double d_first = drv_map_slot_d(map, 0), d_last = drv_map_slot_d(map, map->slots - 1);
+    if (!col->valid || col->count < 2 || !isfinite(d_first) || !isfinite(d_last))
+        return false;
+    int j_lo, j_hi;
+    double t;
+    drv_lanes_place(col->d0_m, col->spacing_m, col->count, d_last, &j_lo, &t);
+    drv_lanes_place(col->d0_m, col->spacing_m, col->count, d_first, &j_hi, &t);
+    double m = INFINITY;
+    for (int j = j_lo; j <= j_hi + 1; j++)
+        m = col->v_mps[j] < m ? col->v_mps[j] : m;
+    return m > 0.0 && m * (1.0 - 1e-15) >= v_ref;
+}
+
 void drv_beh_commit(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map)
 {
     (void)p;
@@ -35,6 +57,8 @@ void drv_beh_commit(const DrvView *view, const DrvPersonality *p, const DrvBehCt
     /* every slot reads the lanes at the same s: interpolate along s once per lane */
     DrvLanesColumn col;
     bool have_col = drv_lanes_column(ctx->lanes, view->s_m, &col);
+    if (have_col && drv_commit_all_fast(&col, map, v_ref))
+        return;
     for (int i = 0; i < map->slots; i++) {
         double d = drv_map_slot_d(map, i);
         double off = fabs(d - ctx->line_d_m) - line_band;

@@ -52,8 +52,19 @@ static void drv_blur_max(float *v, int n, const double *w, int radius)
         for (int i = a; i < z; i++)
             acc[i] += wkk * src[i];
     }
-    for (int i = 0; i < n; i++) {
-        float b = i >= a && i < z ? (float)(acc[i] / wfull) : drv_blur_edge(v, n, i, wk, radius);
+    /* the ends, where the window is cut, and the middle in a loop of its own without a branch (it vectorises);
+     * every slot is read before any is written (out is copied back last) */
+    int lo_end = a < n ? a : n, hi_start = z > lo_end ? z : lo_end;
+    for (int i = 0; i < lo_end; i++) {
+        float b = drv_blur_edge(v, n, i, wk, radius);
+        out[i] = v[i] > b ? v[i] : b;
+    }
+    for (int i = lo_end; i < hi_start; i++) {
+        float b = (float)(acc[i] / wfull);
+        out[i] = v[i] > b ? v[i] : b;
+    }
+    for (int i = hi_start; i < n; i++) {
+        float b = drv_blur_edge(v, n, i, wk, radius);
         out[i] = v[i] > b ? v[i] : b;
     }
     memcpy(v, out, (size_t)n * sizeof *v);
@@ -119,22 +130,26 @@ void drv_post_hysteresis(DrvContextMap *map, DrvContextMap *prev, bool *has_prev
         const int n = map->slots;
         bool same = prev->slots == n && prev->d_left_m == map->d_left_m && prev->d_right_m == map->d_right_m;
         const double left = map->d_left_m, step = map->step_m, keep = 1.0 - h;
-        if (same) /* the usual case: a loop of its own, with no per-slot branch on it (the max is a select, not a
-                   * conditional store, so the loop vectorises) */
+        if (same) { /* the usual case: a loop of its own, with no per-slot branch on it (the max is a select, not a
+                     * conditional store, so the loop vectorises), which also leaves the result in prev: each slot
+                     * of prev is read before it is written, and no other slot reads it */
             for (int i = 0; i < n; i++) {
                 float d = map->danger[i], bd = (float)(keep * d + h * prev->danger[i]);
-                map->danger[i] = bd > d ? bd : d;
-                map->interest[i] = (float)(keep * map->interest[i] + h * prev->interest[i]);
+                float in = (float)(keep * map->interest[i] + h * prev->interest[i]);
+                map->danger[i] = prev->danger[i] = bd > d ? bd : d;
+                map->interest[i] = prev->interest[i] = in;
             }
-        else
-            for (int i = 0; i < n; i++) {
-                double pd, pi;
-                drv_map_sample2(prev, left - i * step, &pd, &pi); /* at drv_map_slot_d(map, i) */
-                float bd = (float)(keep * map->danger[i] + h * pd);
-                if (bd > map->danger[i])
-                    map->danger[i] = bd;
-                map->interest[i] = (float)(keep * map->interest[i] + h * pi);
-            }
+            prev->step_m = map->step_m; /* slots and ends are the same already (drv_map_copy_used's result) */
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            double pd, pi;
+            drv_map_sample2(prev, left - i * step, &pd, &pi); /* at drv_map_slot_d(map, i) */
+            float bd = (float)(keep * map->danger[i] + h * pd);
+            if (bd > map->danger[i])
+                map->danger[i] = bd;
+            map->interest[i] = (float)(keep * map->interest[i] + h * pi);
+        }
     }
     drv_map_copy_used(prev, map);
     *has_prev = true;

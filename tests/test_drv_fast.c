@@ -1,4 +1,5 @@
 /* test_drv_fast.c: the fast forms of hot look-ups give bit for bit what their reference forms give. */
+#include "../drivers/drv_beh.h"
 #include "../drivers/drv_lanes.h"
 #include "../drivers/drv_map.h"
 #include "../drivers/drv_resolve.h"
@@ -143,10 +144,79 @@ static int test_peak_on_floor_matches_two_writes(void)
     return 0;
 }
 
+/* drv_beh_commit as first written: every slot through drv_lanes_speed, skipped near the line or where the lane is
+ * fast enough. */
+static void ref_commit(const DrvView *view, const DrvBehCtx *ctx, DrvContextMap *map)
+{
+    double v_ref = fmin(view->speed_mps, ctx->line_speed_mps);
+    if (!(v_ref > 1.0))
+        return;
+    double inv_band = 1.0 / (0.15 * v_ref), line_band = fmax(1.0, 1.5 * map->step_m);
+    for (int i = 0; i < map->slots; i++) {
+        double d = drv_map_slot_d(map, i), off = fabs(d - ctx->line_d_m) - line_band;
+        if (off <= 0.0)
+            continue;
+        double shortfall = v_ref - drv_lanes_speed(ctx->lanes, view->s_m, d);
+        if (shortfall <= 0.0)
+            continue;
+        double near_line = off >= line_band ? 1.0 : off / line_band, share = shortfall * inv_band;
+        float level = (float)(0.09 * (share < 1.0 ? share : 1.0) * near_line);
+        if (level > map->danger[i])
+            map->danger[i] = level;
+    }
+}
+
+/* drv_beh_commit (which skips the slots when every lane the map spans is fast enough) writes the reference's map, at
+ * arc lengths around the lap and speeds from a crawl to beyond every lane's cap, including speeds a hair either side
+ * of a lane's cap, on maps of every width and slot count over existing danger. */
+static int test_commit_matches_reference(void)
+{
+    char err[256] = "";
+    TrkTrack *t = trk_load("data/tracks/gp.ini", NULL, err, sizeof err);
+    TST_CHECK(t != NULL);
+    if (t == NULL)
+        return 1;
+    TrkCarParams car = trk_default_car();
+    DrvLanes *lanes = drv_lanes_create(t, &car, 0.9);
+    TST_CHECK(lanes != NULL);
+    double len = trk_length(t);
+    unsigned state = 5u;
+    int bad = 0, written = 0, quiet = 0;
+    for (int round = 0; round < 6000; round++) {
+        DrvView view = {.s_m = len * (next_u(&state) % 100000u) / 100000.0};
+        DrvBehCtx ctx = {.lanes = lanes, .line_d_m = -6.0 + 12.0 * (next_u(&state) % 1000u) / 999.0};
+        DrvContextMap a;
+        double half = 2.0 + (next_u(&state) % 600u) / 100.0;
+        drv_map_init(&a, 8 + (int)(next_u(&state) % 57u), half, -half);
+        /* a speed at, just above or just below one slot's cap, or anywhere up to 100 m/s */
+        double cap = drv_lanes_speed(lanes, view.s_m, drv_map_slot_d(&a, (int)(next_u(&state) % (unsigned)a.slots)));
+        static const double nudges[] = {0.0, 1e-13, -1e-13, 1e-9, -1e-9};
+        unsigned how = next_u(&state) % 6u;
+        view.speed_mps = how < 5 ? cap * (1.0 + nudges[how]) : 100.0 * (next_u(&state) % 1000u) / 999.0;
+        ctx.line_speed_mps = next_u(&state) % 2u ? view.speed_mps : view.speed_mps + 5.0;
+        for (int i = 0; i < a.slots; i++)
+            a.danger[i] = (float)((next_u(&state) % 4u) * 0.01);
+        DrvContextMap b = a, before = a;
+        drv_beh_commit(&view, NULL, &ctx, &a);
+        ref_commit(&view, &ctx, &b);
+        bad += memcmp(a.danger, b.danger, sizeof(float) * (size_t)a.slots) != 0;
+        int changed = memcmp(b.danger, before.danger, sizeof(float) * (size_t)a.slots) != 0;
+        written += changed;
+        quiet += !changed;
+    }
+    TST_CHECK(bad == 0);
+    TST_CHECK(written > 100); /* both kinds of tick were seen */
+    TST_CHECK(quiet > 100);
+    drv_lanes_destroy(lanes);
+    trk_free(t);
+    return 0;
+}
+
 int main(void)
 {
     TST_RUN(test_lanes_speed_matches_reference);
     TST_RUN(test_walk_choice_matches_reference);
     TST_RUN(test_peak_on_floor_matches_two_writes);
+    TST_RUN(test_commit_matches_reference);
     return tst_report();
 }
