@@ -506,9 +506,42 @@ static int test_shallow_crossing_is_an_error(void)
     return 0;
 }
 
+/* The lookups read sample i and i + 1, the last interval ending at a copy of sample 0: every value runs on across the
+ * seam without a jump (a stale copy, or one taken before the racing line was computed, would show here as a step
+ * between the last metre of the lap and the first). Checked for every shipped track, with and without hints. */
+static int test_lookups_continuous_across_seam(void)
+{
+    const char *paths[] = {"data/tracks/gp.ini", "data/tracks/tech.ini", "data/tracks/fast.ini", "data/tracks/oval.ini"};
+    for (int k = 0; k < 4; k++) {
+        char err[TRK_ERR_LEN];
+        TrkTrack *t = trk_load(paths[k], NULL, err, sizeof err);
+        TST_CHECK(t != NULL);
+        if (t == NULL)
+            continue;
+        TrkCarParams car = trk_default_car();
+        TrkSpeedProfile *prof = trk_speed_profile_create(t, &car, TRK_PATH_RACING_LINE, 0.95);
+        TST_CHECK(prof != NULL);
+        double L = trk_length(t), eps = 1e-6;
+        int hint = -1;
+        TrkSpot end = trk_spot_at(t, L - eps, &hint), start = trk_spot_at(t, 0.0, &hint);
+        TST_NEAR(end.kappa, start.kappa, 1e-6);
+        TST_NEAR(end.left_m, start.left_m, 1e-6);
+        TST_NEAR(end.right_m, start.right_m, 1e-6);
+        TST_NEAR(end.line_d_m, start.line_d_m, 1e-6);
+        TST_NEAR(trk_line_d(t, L - eps, NULL), trk_line_d(t, 0.0, NULL), 1e-6);
+        TST_NEAR(trk_curvature(t, L - eps, NULL), trk_curvature(t, 0.0, NULL), 1e-6);
+        if (prof != NULL)
+            TST_NEAR(trk_speed_at(prof, L - eps, NULL), trk_speed_at(prof, 0.0, NULL), 1e-4);
+        trk_speed_profile_free(prof);
+        trk_free(t);
+    }
+    return 0;
+}
+
 int main(void)
 {
     TST_RUN(test_spline_passes_through_points);
+    TST_RUN(test_lookups_continuous_across_seam);
     TST_RUN(test_arc_length_matches_dense_polyline);
     TST_RUN(test_frenet_round_trip_everywhere);
     TST_RUN(test_frenet_incremental_hint);
