@@ -4,6 +4,7 @@
  * post-process (blur, hysteresis) -> resolve a lateral offset -> plan speed (profile, then follow when the chosen
  * lane is still dangerous) -> steer toward the offset. Nothing allocates. */
 #include "drv_context.h"
+#include "drv_control.h"
 #include "drv_math.h"
 
 #include "drv_lanes.h"
@@ -369,14 +370,14 @@ static double drv_context_steer(DrvDriver *driver, const DrvView *view, double t
     double w = drv_line_weight(target_d, line_ahead_d);
     double line_here = here->spot.line_d_m;
     if (w <= 0.0)
-        return drv_steer_toward_grip(view, target_d, 0.0, 0.0, k_here, grip);
+        return drv_control_steer(view, target_d, 0.0, 0.0, k_here, grip);
     double line_next = trk_line_d(driver->track, s + DRV_LINE_FF_STEP_M, &driver->hints.line_next);
     double k_line = here->spot.line_kappa;
     double scale = drv_fmax(1.0 - k_here * line_here, 0.2);
     double lat_ff = (v / scale) * (line_next - line_here) / DRV_LINE_FF_STEP_M;
     double acc_ff = v * v * (k_line - k_here / scale);
     double d = w * line_here + (1.0 - w) * target_d;
-    return drv_steer_toward_grip(view, d, w * lat_ff, w * acc_ff, k_here, grip);
+    return drv_control_steer(view, d, w * lat_ff, w * acc_ff, k_here, grip);
 }
 
 /* The fastest lateral speed toward an edge `room_m` away (car centre, less DRV_EDGE_KEEP_M) from which the car can
@@ -397,7 +398,7 @@ static void drv_share_grip(const DrvDriver *driver, const DrvView *view, const D
 {
     double v = view->speed_mps, d = view->d_m, lat_v = view->lat_speed_mps, k_here = here->spot.kappa;
     /* a driver whose plan uses more than the margin (a late braker) may use what its plan uses */
-    double g = drv_fmin(1.0, drv_fmax(DRV_GRIP_MARGIN, driver->p.grip_use + 0.01)) * here->grip_mps2;
+    double g = drv_fmin(drv_fmax(driver->p.grip_use + 0.01, DRV_GRIP_MARGIN), 1.0) * here->grip_mps2;
     double corner = v * v * k_here / drv_fmax(1.0 - k_here * d, 0.2); /* the path's own need at this offset */
     double ay = corner + *lat;                                    /* what the tyres are asked for sideways */
     double cap = g;
@@ -442,7 +443,8 @@ void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d
     DrvHints *h = &driver->hints;
     double s = view->s_m, v = view->speed_mps;
     /* speed: the plan, then the car ahead when no lane is free enough */
-    double ahead_m = drv_fmax(1.0, v * DRV_PROFILE_LOOKAHEAD_S);
+    /* the constant second: drv_fmax then needs no NaN test (the same result: 1.0 for a NaN speed) */
+    double ahead_m = drv_fmax(v * DRV_PROFILE_LOOKAHEAD_S, 1.0);
     double v_plan = here->line_speed_mps * driver->noise.speed_scale;
     double v_next = trk_speed_at(driver->profile, s + ahead_m, &h->profile_ahead) * driver->noise.speed_scale;
     /* the plan's own acceleration at our speed: v dv/ds */
@@ -476,7 +478,7 @@ void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d
     if (target_v < v_plan)
         a_plan = drv_fmin(a_plan, 0.0); /* following a car: the plan's slope no longer applies, only its braking */
 
-    double ax = drv_speed_toward_grip(view, target_v, a_plan, here->control_grip.speed_mps2);
+    double ax = drv_control_speed(view, target_v, a_plan, here->control_grip.speed_mps2);
     double lat = drv_context_steer(driver, view, target_d, line_d_m, here);
     drv_share_grip(driver, view, here, &ax, &lat);
     out->long_accel_mps2 = ax;

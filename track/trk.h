@@ -13,6 +13,7 @@
 #ifndef TRK_H
 #define TRK_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -134,10 +135,34 @@ typedef struct TrkCarParams {
 
 TrkCarParams trk_default_car(void);
 
-/* Forces for the sim and the profile, so both use one model. */
-double trk_car_drag_n(const TrkCarParams *car, double speed_mps, double drag_factor); /* aero drag * factor + rolling */
-double trk_car_grip_mps2(const TrkCarParams *car, double speed_mps); /* mu * (g + downforce/m) */
-double trk_car_drive_mps2(const TrkCarParams *car, double speed_mps); /* engine force / m, traction-limited */
+/* Forces for the sim and the profile, so both use one model. Inline: the sim and every driver read them each
+ * car-tick, and a call costs as much as the formula (trk_profile.c holds the external definitions). */
+#define TRK_V_FLOOR_MPS 5.0 /* power / (m v) is floored here so the drive force stays finite at a standstill */
+
+/* aero drag * factor + rolling, N */
+inline double trk_car_drag_n(const TrkCarParams *car, double speed_mps, double drag_factor)
+{
+    double v = fabs(speed_mps);
+    double aero = 0.5 * car->air_density_kgpm3 * car->drag_area_m2 * v * v * drag_factor;
+    double rolling = v > 0.0 ? car->rolling_coeff * car->mass_kg * TRK_GRAVITY_MPS2 : 0.0;
+    return aero + rolling;
+}
+
+/* mu * (g + downforce/m), m/s^2 */
+inline double trk_car_grip_mps2(const TrkCarParams *car, double speed_mps)
+{
+    double down_n = 0.5 * car->air_density_kgpm3 * car->downforce_area_m2 * speed_mps * speed_mps;
+    return car->mu * (TRK_GRAVITY_MPS2 + down_n / car->mass_kg);
+}
+
+/* engine force / m, traction-limited, m/s^2 */
+inline double trk_car_drive_mps2(const TrkCarParams *car, double speed_mps)
+{
+    double v = fabs(speed_mps) < TRK_V_FLOOR_MPS ? TRK_V_FLOOR_MPS : fabs(speed_mps);
+    double power_a = car->power_w / (car->mass_kg * v);
+    double traction_a = car->mu * TRK_GRAVITY_MPS2;
+    return power_a < traction_a ? power_a : traction_a;
+}
 
 typedef enum TrkPath { TRK_PATH_CENTRE = 0, TRK_PATH_RACING_LINE = 1 } TrkPath;
 

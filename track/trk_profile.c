@@ -10,7 +10,6 @@
 #include <stdlib.h>
 
 #define TRK_V_CAP_MPS 150.0  /* a speed no car reaches; the limit on a straight */
-#define TRK_V_FLOOR_MPS 5.0  /* power / (m v) is floored here so the drive force stays finite at a standstill */
 
 
 /*----------------------------------------------------------------------------------------------------------------
@@ -30,27 +29,10 @@ TrkCarParams trk_default_car(void)
     return c;
 }
 
-double trk_car_drag_n(const TrkCarParams *car, double speed_mps, double drag_factor)
-{
-    double v = fabs(speed_mps);
-    double aero = 0.5 * car->air_density_kgpm3 * car->drag_area_m2 * v * v * drag_factor;
-    double rolling = v > 0.0 ? car->rolling_coeff * car->mass_kg * TRK_GRAVITY_MPS2 : 0.0;
-    return aero + rolling;
-}
-
-double trk_car_grip_mps2(const TrkCarParams *car, double speed_mps)
-{
-    double down_n = 0.5 * car->air_density_kgpm3 * car->downforce_area_m2 * speed_mps * speed_mps;
-    return car->mu * (TRK_GRAVITY_MPS2 + down_n / car->mass_kg);
-}
-
-double trk_car_drive_mps2(const TrkCarParams *car, double speed_mps)
-{
-    double v = fabs(speed_mps) < TRK_V_FLOOR_MPS ? TRK_V_FLOOR_MPS : fabs(speed_mps);
-    double power_a = car->power_w / (car->mass_kg * v);
-    double traction_a = car->mu * TRK_GRAVITY_MPS2;
-    return power_a < traction_a ? power_a : traction_a;
-}
+/* The external definitions of the inline force model in trk.h (for calls the compiler does not inline). */
+extern inline double trk_car_drag_n(const TrkCarParams *car, double speed_mps, double drag_factor);
+extern inline double trk_car_grip_mps2(const TrkCarParams *car, double speed_mps);
+extern inline double trk_car_drive_mps2(const TrkCarParams *car, double speed_mps);
 
 /*----------------------------------------------------------------------------------------------------------------
  * Profile
