@@ -13,7 +13,6 @@
 
 #include <math.h>
 
-#define DRV_LINE_FOLLOW_BAND_M 1.0       /* a chosen offset this close to the line counts as following it */
 #define DRV_LINE_TRACK_TOL_M 0.5         /* this close to the line counts as on it (tracking error, slot size) */
 #define DRV_LINE_FF_STEP_M 2.0           /* arc length for the line's slope */
 #define DRV_EDGE_LOOKAHEAD_S 0.7         /* where the track limits ahead are read */

@@ -5,6 +5,9 @@
 #include "drv_beh.h"
 #include "drv_driver.h"
 
+/* A chosen offset this close to the racing line counts as following it (and, held between decisions, moves with it). */
+#define DRV_LINE_FOLLOW_BAND_M 1.0
+
 /* Slot count for this tick: the personality's, or a quarter of it (at least 8) when level of detail is on and no
  * car is near enough to matter. */
 int drv_context_slots(const DrvView *view, const DrvPersonality *p);

@@ -1,4 +1,5 @@
 /* drv_driver.c: driver lifetime and dispatch by model. */
+#include "drv_context.h"
 #include "drv_driver.h"
 #include "drv_lanes.h"
 #include "drv_steering.h"
@@ -10,8 +11,6 @@
 #define DRV_LINE_LOOKAHEAD_FRACTION 0.35 /* of the driver's lookahead, for the racing line's target point */
 #define DRV_NEAR_M 20.0                  /* another car this close (centre to centre) is near: decide at decide_hz */
 #define DRV_NEAR_S 1.0                   /* so is one we close on (or that closes on us) within this time */
-#define DRV_HOLD_LINE_BAND_M 1.0         /* a held target this close to the line moves with it (drv_context.c's
-                                          * line-following band) */
 
 DrvDriver *drv_create(const DrvPersonality *p, const TrkTrack *track, const TrkCarParams *car, uint64_t seed)
 {
@@ -59,9 +58,6 @@ static long drv_decide_period(double hz, double dt_s)
     return ticks < 1e6 ? (long)(ticks + 0.5) : 1000000;
 }
 
-/* Decisions (reading the world into maps and choosing a lane) run at the personality's decision rate, as racing
- * games run their AI below the physics rate; the control (speed plan, following, steering, grip) runs every tick on
- * the current view, toward the held plan. The first tick always decides. */
 /* Whether another car is near enough that a decision a few ticks late could matter: within DRV_NEAR_M, or closing
  * (ahead or behind) fast enough to be there within DRV_NEAR_S. At 25 Hz a car closing at 30 m/s moves 1.2 m between
  * two decisions, and the nearest a far car can be is 20 m. */
@@ -87,6 +83,9 @@ static long drv_decision_period(const DrvDriver *driver, const DrvView *view)
     return far > period && !drv_car_near(view) ? far : period;
 }
 
+/* Decisions (reading the world into maps and choosing a lane) run at the personality's decision rate, as racing
+ * games run their AI below the physics rate; the control (speed plan, following, steering, grip) runs every tick on
+ * the current view, toward the held plan. The first tick always decides. */
 static bool drv_decision_due(const DrvDriver *driver, const DrvView *view)
 {
     if (!driver->plan.valid)
@@ -120,7 +119,7 @@ void drv_think(DrvDriver *driver, const DrvView *view, DrvControls *out)
     double target_d = driver->plan.on_line ? line_d : driver->plan.target_d_m;
     /* A target on the line means "follow the line", which moves on between decisions (through a chicane by metres
      * in a few ticks): it is held relative to the line. A target off it (a lane beside a car) is held where it is. */
-    if (!decide && !driver->plan.on_line && fabs(target_d - driver->plan.line_d_m) < DRV_HOLD_LINE_BAND_M)
+    if (!decide && !driver->plan.on_line && fabs(target_d - driver->plan.line_d_m) < DRV_LINE_FOLLOW_BAND_M)
         target_d += line_d - driver->plan.line_d_m;
     drv_context_control(driver, view, target_d, line_d, &here, driver->plan.braking, out);
 }

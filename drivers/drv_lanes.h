@@ -33,10 +33,6 @@ typedef struct DrvLanes {
 DrvLanes *drv_lanes_create(const TrkTrack *track, const TrkCarParams *car, double grip_scale);
 void drv_lanes_destroy(DrvLanes *lanes);
 
-/* The fastest speed at arc length s for a car holding lateral offset d through what lies ahead, m/s (0 for a
- * non-finite s or d). Inline, with the arc length wrapped by compare when already on the lap and the clamps by
- * compare: bit for bit what fmod/fmin/fmax give for these operands (see drv_lanes_speed_slow), at a tenth of the
- * cost. */
 /* Where a finite offset falls among `count` lanes d0_m + k spacing_m: the lane at or below it (j, clamped so j + 1 is
  * a lane) and the fraction t toward the next. fl is never NaN here, so the compares give fmin/fmax's value (a -0.0
  * that fmax might turn into +0.0 only ever multiplies a finite speed and is added to one, which cannot tell them
@@ -53,6 +49,10 @@ static inline void drv_lanes_place(double d0_m, double spacing_m, int count, dou
     *t = fl - k;
 }
 
+/* The fastest speed at arc length s for a car holding lateral offset d through what lies ahead, m/s (0 for a
+ * non-finite s or d). Inline, with the arc length wrapped by compare when already on the lap and the clamps by
+ * compare: bit for bit what fmod/fmin/fmax give for these operands (see drv_lanes_speed_slow), at a tenth of the
+ * cost. */
 double drv_lanes_speed_slow(const DrvLanes *lanes, double s_m, double d_m);
 static inline double drv_lanes_speed(const DrvLanes *lanes, double s_m, double d_m)
 {

@@ -9,6 +9,13 @@
 #include <math.h>
 #include <string.h>
 
+/* A shipped track, or NULL (the caller's TST_CHECK reports it). */
+static TrkTrack *load_track(const char *path)
+{
+    char err[TRK_ERR_LEN];
+    return trk_load(path, NULL, err, sizeof err);
+}
+
 static DrvPersonality quiet(double decide_hz)
 {
     DrvPersonality p = drv_default_personality();
@@ -72,11 +79,8 @@ static int decisions(const TrkTrack *t, double decide_hz, uint64_t seed, int per
 
 static int test_decision_period(void)
 {
-    char err[TRK_ERR_LEN];
-    TrkTrack *t = trk_load("data/tracks/oval.ini", NULL, err, sizeof err);
+    TrkTrack *t = load_track("data/tracks/oval.ini");
     TST_CHECK(t != NULL);
-    if (t == NULL)
-        return 0;
     TST_CHECK(decisions(t, 100.0, 7, 1) == 1);  /* every tick */
     TST_CHECK(decisions(t, 1000.0, 7, 1) == 1); /* faster than the sim: every tick, no more */
     TST_CHECK(decisions(t, 20.0, 7, 5) > 0);
@@ -99,11 +103,8 @@ static int test_decision_period(void)
  * would reach within a second, brings it back to every tick. A far rate at or above decide_hz changes nothing. */
 static int test_far_rate(void)
 {
-    char err[TRK_ERR_LEN];
-    TrkTrack *t = trk_load("data/tracks/oval.ini", NULL, err, sizeof err);
+    TrkTrack *t = load_track("data/tracks/oval.ini");
     TST_CHECK(t != NULL);
-    if (t == NULL)
-        return 0;
     DrvPersonality p = quiet(100.0);
     TST_NEAR(p.decide_far_hz, 25.0, 0);
     TST_CHECK(decisions_p(t, p, 7, 4, 100.0, 0.0) > 0);  /* 100 m ahead at our speed: far */
@@ -159,11 +160,8 @@ static double danger_left_after_move(const TrkTrack *t, double decide_hz)
 
 static int test_hysteresis_per_tick(void)
 {
-    char err[TRK_ERR_LEN];
-    TrkTrack *t = trk_load("data/tracks/oval.ini", NULL, err, sizeof err);
+    TrkTrack *t = load_track("data/tracks/oval.ini");
     TST_CHECK(t != NULL);
-    if (t == NULL)
-        return 0;
     double every_tick = danger_left_after_move(t, 100.0), tenth = danger_left_after_move(t, 10.0);
     TST_CHECK(every_tick > 0.4 && every_tick < 0.6);
     TST_CHECK(tenth >= 0.0 && tenth < 0.01);
@@ -176,11 +174,8 @@ static int test_hysteresis_per_tick(void)
  * 0.35 of the lookahead ahead. */
 static int test_target_follows_line(void)
 {
-    char err[TRK_ERR_LEN];
-    TrkTrack *t = trk_load("data/tracks/gp.ini", NULL, err, sizeof err);
+    TrkTrack *t = load_track("data/tracks/gp.ini");
     TST_CHECK(t != NULL);
-    if (t == NULL)
-        return 0;
     DrvPersonality p = quiet(10.0);
     DrvDriver *d = drv_create(&p, t, NULL, 5);
     TST_CHECK(d != NULL);
@@ -218,11 +213,8 @@ static int test_target_follows_line(void)
  * the car's own offset and lateral speed change. */
 static int test_control_every_tick(void)
 {
-    char err[TRK_ERR_LEN];
-    TrkTrack *t = trk_load("data/tracks/oval.ini", NULL, err, sizeof err);
+    TrkTrack *t = load_track("data/tracks/oval.ini");
     TST_CHECK(t != NULL);
-    if (t == NULL)
-        return 0;
     DrvPersonality p = quiet(10.0);
     DrvDriver *d = drv_create(&p, t, NULL, 3);
     TST_CHECK(d != NULL);
@@ -286,11 +278,8 @@ static uint64_t race_hash(const TrkTrack *t, int *finished)
 
 static int test_race_at_20hz(void)
 {
-    char err[TRK_ERR_LEN];
-    TrkTrack *t = trk_load("data/tracks/oval.ini", NULL, err, sizeof err);
+    TrkTrack *t = load_track("data/tracks/oval.ini");
     TST_CHECK(t != NULL);
-    if (t == NULL)
-        return 0;
     int fin1, fin2;
     uint64_t h1 = race_hash(t, &fin1), h2 = race_hash(t, &fin2);
     TST_CHECK(fin1 == 4 && fin2 == 4);

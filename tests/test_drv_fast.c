@@ -11,17 +11,29 @@
 
 static int same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
 
+/* The gp track (into *track) and its lanes for the default car at 0.9 of the grip; NULL when either fails (then the
+ * track, if any, is freed). */
+static DrvLanes *gp_lanes(TrkTrack **track)
+{
+    char err[256] = "";
+    *track = trk_load("data/tracks/gp.ini", NULL, err, sizeof err);
+    if (*track == NULL)
+        return NULL;
+    TrkCarParams car = trk_default_car();
+    DrvLanes *lanes = drv_lanes_create(*track, &car, 0.9);
+    if (lanes == NULL) {
+        trk_free(*track);
+        *track = NULL;
+    }
+    return lanes;
+}
+
 /* drv_lanes_speed (inline, compare-based wrap and clamps) against drv_lanes_speed_slow (fmod, fmin, fmax) at arc
  * lengths on the lap, before it, laps past it, at its ends, and offsets across and far beyond the track. */
 static int test_lanes_speed_matches_reference(void)
 {
-    char err[256] = "";
-    TrkTrack *t = trk_load("data/tracks/gp.ini", NULL, err, sizeof err);
-    TST_CHECK(t != NULL);
-    if (t == NULL)
-        return 1;
-    TrkCarParams car = trk_default_car();
-    DrvLanes *lanes = drv_lanes_create(t, &car, 0.9);
+    TrkTrack *t = NULL;
+    DrvLanes *lanes = gp_lanes(&t);
     TST_CHECK(lanes != NULL);
     double len = trk_length(t);
     const double s_list[] = {0.0, -0.0, 1e-300, -1e-300, 0.5, len - 1e-9, len, len + 0.25, -0.25, -len, 3.5 * len,
@@ -171,13 +183,8 @@ static void ref_commit(const DrvView *view, const DrvBehCtx *ctx, DrvContextMap 
  * of a lane's cap, on maps of every width and slot count over existing danger. */
 static int test_commit_matches_reference(void)
 {
-    char err[256] = "";
-    TrkTrack *t = trk_load("data/tracks/gp.ini", NULL, err, sizeof err);
-    TST_CHECK(t != NULL);
-    if (t == NULL)
-        return 1;
-    TrkCarParams car = trk_default_car();
-    DrvLanes *lanes = drv_lanes_create(t, &car, 0.9);
+    TrkTrack *t = NULL;
+    DrvLanes *lanes = gp_lanes(&t);
     TST_CHECK(lanes != NULL);
     double len = trk_length(t);
     unsigned state = 5u;
