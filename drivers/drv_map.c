@@ -163,17 +163,32 @@ void drv_map_write_band(DrvContextMap *map, DrvMapWhich which, double d_lo_m, do
     int lo, hi;
     drv_map_range(map, d_lo_m, d_hi_m, skirt, &lo, &hi);
     /* Slot offsets fall as the index grows: the slots left of the band, inside it and right of it are three runs,
-     * each written in its own loop. Inside, every slot merges the same value, a loop that vectorises (the band loop
-     * was a sixth of a 100-car race, where avoid writes several bands per decision); the skirts are a few slots. */
+     * each written in its own loop without a branch, so that it vectorises (the band loop was a sixth of a 100-car
+     * race, where avoid writes several bands per decision). Inside, every slot merges the same value. */
     int in_lo = drv_map_first_below(map, lo, hi, d_hi_m, false);
     int in_end = drv_map_first_below(map, in_lo, hi, d_lo_m, true);
-    for (int i = lo; i < in_lo; i++)
-        drv_map_skirt(v, i, drv_map_slot_d(map, i) - d_hi_m, value, skirt);
+    const double left = map->d_left_m, step = map->step_m;
+    if (value <= 1.0 && skirt > 0.0) {
+        /* The usual case, in loops that vectorise. A slot at or beyond the skirt's end (out >= skirt) gets
+         * value * (1 - out / skirt) <= 0, which merges as no write (every stored value is >= 0 or NaN, which no
+         * compare replaces), so the test out < skirt is left out; and 0 < value <= 1 leaves nothing to clamp. */
+        for (int i = lo; i < in_lo; i++) {
+            float f = (float)(value * (1.0 - ((left - i * step) - d_hi_m) / skirt));
+            v[i] = f > v[i] ? f : v[i];
+        }
+        for (int i = in_end; i <= hi; i++) {
+            float f = (float)(value * (1.0 - (d_lo_m - (left - i * step)) / skirt));
+            v[i] = f > v[i] ? f : v[i];
+        }
+    } else {
+        for (int i = lo; i < in_lo; i++)
+            drv_map_skirt(v, i, drv_map_slot_d(map, i) - d_hi_m, value, skirt);
+        for (int i = in_end; i <= hi; i++)
+            drv_map_skirt(v, i, d_lo_m - drv_map_slot_d(map, i), value, skirt);
+    }
     float f = drv_map_level(value);
     for (int i = in_lo; i < in_end; i++)
         v[i] = f > v[i] ? f : v[i];
-    for (int i = in_end; i <= hi; i++)
-        drv_map_skirt(v, i, d_lo_m - drv_map_slot_d(map, i), value, skirt);
     /* A band narrower than a slot step may hold no slot centre: give its nearest slot the full value. */
     drv_map_write_point(map, which, 0.5 * (d_lo_m + d_hi_m), value);
 }

@@ -46,7 +46,7 @@
 /* Progress needed within stall_timeout_s to avoid retirement, m. */
 #define SIM_STALL_PROGRESS_M 1.0
 
-/* Sensing range of the view, m of track distance; at most SIM_VIEW_MAX_OTHERS others (nearest ahead first). */
+/* Sensing range of the view, m of track distance; at most SIM_VIEW_MAX_OTHERS others. */
 #define SIM_VIEW_AHEAD_M 200.0
 #define SIM_VIEW_BEHIND_M 50.0
 #define SIM_VIEW_MAX_OTHERS 64

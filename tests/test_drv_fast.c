@@ -156,6 +156,56 @@ static int test_peak_on_floor_matches_two_writes(void)
     return 0;
 }
 
+/* drv_map_write_band as first written: one loop over the slots in reach, with a branch per slot. */
+static void ref_band(DrvContextMap *map, double d_lo_m, double d_hi_m, double value, double skirt_m)
+{
+    if (!isfinite(d_lo_m) || !isfinite(d_hi_m) || !(value > 0.0))
+        return;
+    if (d_lo_m > d_hi_m) {
+        double t = d_lo_m;
+        d_lo_m = d_hi_m;
+        d_hi_m = t;
+    }
+    double skirt = skirt_m > 0.0 ? skirt_m : 0.0;
+    for (int i = 0; i < map->slots; i++) {
+        double d = drv_map_slot_d(map, i);
+        double out = d < d_lo_m ? d_lo_m - d : (d > d_hi_m ? d - d_hi_m : 0.0);
+        double w = out <= 0.0 ? value : (out < skirt ? value * (1.0 - out / skirt) : -1.0);
+        if (w < 0.0)
+            continue;
+        float f = (float)fmin(fmax(w, 0.0), 1.0);
+        if (f > map->danger[i])
+            map->danger[i] = f;
+    }
+    drv_map_write_point(map, DRV_MAP_DANGER, 0.5 * (d_lo_m + d_hi_m), value);
+}
+
+/* drv_map_write_band (three runs of slots, branch-free loops) gives the reference's map bit for bit over random
+ * maps, bands inside, across and beyond the map (either way round), values below, at and above 1, and skirts from
+ * none to wider than any track, on top of existing content. */
+static int test_band_matches_reference(void)
+{
+    static const double values[] = {0.01, 0.2, 0.6, 1.0, 1.5, 0.0, -1.0, INFINITY};
+    static const double skirts[] = {0.0, -1.0, 0.1, 0.35, 1.0, 2.5, 21.0, 1e9};
+    unsigned state = 5u;
+    int bad = 0;
+    for (int round = 0; round < 6000; round++) {
+        DrvContextMap a;
+        drv_map_init(&a, 2 + (int)(next_u(&state) % 127u), 3.0 + (next_u(&state) % 5u), -4.0 - (next_u(&state) % 4u));
+        for (int i = 0; i < a.slots; i++)
+            a.danger[i] = (float)((next_u(&state) % 5u) * 0.25);
+        DrvContextMap b = a;
+        double lo = -12.0 + 24.0 * (next_u(&state) % 1000u) / 999.0;
+        double hi = lo + (next_u(&state) % 3u == 0u ? 0.0 : -3.0 + 9.0 * (next_u(&state) % 1000u) / 999.0);
+        double value = pick(&state, values, 8), skirt = pick(&state, skirts, 8);
+        ref_band(&a, lo, hi, value, skirt);
+        drv_map_write_band(&b, DRV_MAP_DANGER, lo, hi, value, skirt);
+        bad += memcmp(a.danger, b.danger, sizeof(float) * (size_t)a.slots) != 0;
+    }
+    TST_CHECK(bad == 0);
+    return 0;
+}
+
 /* drv_beh_commit as first written: every slot through drv_lanes_speed, skipped near the line or where the lane is
  * fast enough. */
 static void ref_commit(const DrvView *view, const DrvBehCtx *ctx, DrvContextMap *map)
@@ -224,6 +274,7 @@ int main(void)
     TST_RUN(test_lanes_speed_matches_reference);
     TST_RUN(test_walk_choice_matches_reference);
     TST_RUN(test_peak_on_floor_matches_two_writes);
+    TST_RUN(test_band_matches_reference);
     TST_RUN(test_commit_matches_reference);
     return tst_report();
 }
