@@ -14,14 +14,17 @@
 
 #include <math.h>
 
-static void sim_collision_count(SimWorld *w, SimCar *a, SimCar *b, double rel_speed)
+/* Counts the contact of a and b (before their separation) as a collision when it is a new one. The relative speed
+ * is computed only then: a pack in contact touches every tick, and the hypot was most of a contact's cost. */
+static void sim_collision_count(SimWorld *w, SimCar *a, SimCar *b)
 {
     int lo = a->id < b->id ? a->id : b->id, hi = a->id < b->id ? b->id : a->id;
     SimPair *pair = &w->pairs[(size_t)lo * (size_t)w->car_count + (size_t)hi];
     if (pair->last_contact_tick < 0 || w->tick - pair->last_contact_tick - 1 >= w->contact_gap_ticks) {
         a->collisions++;
         b->collisions++;
-        sim_event_push(w, SIM_EV_COLLISION, lo, hi, 0, rel_speed);
+        double rel = hypot(b->speed_mps - a->speed_mps, b->lat_speed_mps - a->lat_speed_mps);
+        sim_event_push(w, SIM_EV_COLLISION, lo, hi, 0, rel);
     }
     pair->last_contact_tick = w->tick;
 }
@@ -54,20 +57,19 @@ static void sim_resolve(SimWorld *w, SimCar *a, SimCar *b, double f)
     double pen_d = 0.5 * (a->spec.width_m + b->spec.width_m) - fabs(dd);
     if (pen_s <= 0.0 || pen_d <= 0.0)
         return;
-    double rel = hypot(b->speed_mps - a->speed_mps, b->lat_speed_mps - a->lat_speed_mps);
-    sim_collision_count(w, a, b, rel);
+    sim_collision_count(w, a, b);
     double ma = a->spec.dyn.mass_kg, mb = b->spec.dyn.mass_kg;
     double share_a = mb / (ma + mb), share_b = ma / (ma + mb);
     if (pen_s < pen_d) {
         /* nose to tail: push apart along the track; race distance moves with s */
         w->s_moved = true;
-        a->s_m = trk_wrap_s(w->track, a->s_m - share_a * pen_s);
+        a->s_m = sim_wrap_s(w, a->s_m - share_a * pen_s);
         a->race_dist_m -= share_a * pen_s;
-        b->s_m = trk_wrap_s(w->track, b->s_m + share_b * pen_s);
+        b->s_m = sim_wrap_s(w, b->s_m + share_b * pen_s);
         b->race_dist_m += share_b * pen_s;
         sim_impulse(&a->speed_mps, &b->speed_mps, ma, mb);
-        a->speed_mps = fmax(a->speed_mps, 0.0);
-        b->speed_mps = fmax(b->speed_mps, 0.0);
+        a->speed_mps = sim_fmax(a->speed_mps, 0.0);
+        b->speed_mps = sim_fmax(b->speed_mps, 0.0);
     } else {
         /* side by side: push apart across the track; equal offsets split by id so the result is defined */
         double dir = dd > 0.0 || (dd == 0.0 && b->id > a->id) ? 1.0 : -1.0;
@@ -82,7 +84,7 @@ static void sim_resolve(SimWorld *w, SimCar *a, SimCar *b, double f)
 
 void sim_collide(SimWorld *w)
 {
-    sim_sort_by_s(w); /* integration moved the cars; nearly sorted, so this is cheap */
+    sim_resort_by_s(w); /* integration moved the cars; nearly always they keep their order */
     w->s_moved = false;
     int n = w->active_count;
     double reach = w->max_len_m;

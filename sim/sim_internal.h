@@ -1,8 +1,8 @@
 /* sim_internal.h: private layout of the sim module, shared by its .c files (never included outside sim/).
  *
  * The world keeps its public SimCar array plus a parallel array of private per-car state, the scratch buffers of
- * one step (views, others, controls) allocated once when the first step starts, a list of running cars sorted by
- * track position (the neighbour search of drafting, views, collisions and overtakes), and a per-pair table for the
+ * one step (views, others) allocated once when the first step starts, a list of running cars sorted by track
+ * position (the neighbour search of drafting, views, collisions and overtakes), and a per-pair table for the
  * collision and overtake state machines.
  */
 #ifndef SIM_INTERNAL_H
@@ -70,17 +70,22 @@ typedef struct SimCarPriv {
     double geo_s_m;          /* the s at which kappa and the widths below were read (-1: not yet) */
     double kappa, width_left_m, width_right_m;
     double prev_race_dist_m; /* at the start of the tick */
+    double lap_mark_m;       /* race distance of the next line crossing, (laps + 1) * length: kept, not recomputed
+                              * each tick, since it changes only when a lap is done */
     double lap_start_s;      /* sim time the current lap started (crossing interpolated) */
-    double progress_ref_m;   /* stall detection: race distance last time progress was seen */
-    long progress_tick;
+    double progress_next_m;  /* stall detection: race distance that counts as progress (the distance last time
+                              * progress was seen + SIM_STALL_PROGRESS_M, summed when it changes) */
+    long stall_tick;         /* the tick at which the car retires without progress (last progress + stall_ticks) */
     int finish_rank;         /* 1-based finishing order; 0 while not finished */
+    bool stall_due;          /* found stalled this tick, to retire once the line crossings are handled */
     bool sliding;            /* the path needed more grip than there was this tick */
     bool was_off;            /* off the track at the end of the previous tick */
     bool active;             /* on track: running (finished and retired cars leave the track) */
     /* The pose (SimCar x_m, y_m, heading_rad) is derived when it is read (sim_pose_refresh), not every tick: its
-     * atan2 and hypot were a third of the score stage, and only the viewer, the hash and the checks read it. The
-     * state it derives from is saved at the end of each tick, so a car that leaves the track keeps the pose of
-     * the tick before, exactly as when every tick computed it. */
+     * atan2 and hypot were a third of the score stage, and only the viewer, the hash and the checks read it. A
+     * running car's pose derives from its state now. A car that leaves the track keeps the pose of the tick before,
+     * exactly as when every tick computed it: the state it derives from is saved as each integration starts (the
+     * end of the tick before), where the integration reads it anyway, instead of by a walk at the end of a tick. */
     bool pose_stale;
     double pose_s_m, pose_d_m, pose_speed_mps, pose_lat_speed_mps;
 } SimCarPriv;
@@ -129,12 +134,12 @@ struct SimWorld {
     /* step scratch, allocated at the first step */
     DrvView *views;
     DrvOther *others; /* car_count * SIM_VIEW_MAX_OTHERS */
-    DrvControls *controls;
     int *by_s;        /* running cars sorted by s (ties by id) */
     int active_count;
     bool s_moved;     /* a collision moved a car along s this tick (so by_s may need sorting again) */
     SimSensed *sensed; /* active_count entries in by_s order (the sense stage's snapshot) */
     int *order;       /* all cars in race order */
+    bool positions_set; /* the cars' positions were written from order (sim_update_order) */
     SimPair *pairs;   /* car_count * car_count, upper triangle used */
     int *pending;     /* pair indices with a pass being confirmed */
     int pending_count;
@@ -165,6 +170,13 @@ void sim_car_leave(SimWorld *w, int id);
 static inline double sim_fmin(double a, double b) { return a < b || b != b ? a : b; }
 static inline double sim_fmax(double a, double b) { return a > b || b != b ? a : b; }
 
+/* trk_wrap_s with its own fast path (s still on the lap: s + 0.0, as it returns) inline: integration wraps every car
+ * every tick, and a call costs more than the test. */
+static inline double sim_wrap_s(const SimWorld *w, double s_m)
+{
+    return s_m >= 0.0 && s_m < w->length_m ? s_m + 0.0 : trk_wrap_s(w->track, s_m);
+}
+
 /* Forward track distance from a to b in [0, length) (inline: the neighbour walks of three stages run on it). */
 static inline double sim_fwd_dist(const SimWorld *w, double from_s, double to_s)
 {
@@ -180,12 +192,25 @@ static inline double sim_fwd_dist(const SimWorld *w, double from_s, double to_s)
  * the snapshot at the start of the tick. */
 void sim_sort_by_s(SimWorld *w);
 void sim_build_views(SimWorld *w);
+/* Sorts by_s only when it is out of order: a tick moves cars a few decimetres, so nearly always the order holds,
+ * and then the insertion sort would move nothing after the same comparisons, each a call and a tie test. Strictly
+ * increasing s is checked here (a tie, rare, goes to the sort, which breaks it by id). */
+static inline void sim_resort_by_s(SimWorld *w)
+{
+    const int *o = w->by_s;
+    for (int k = 1; k < w->active_count; k++)
+        if (!(w->cars[o[k - 1]].s_m < w->cars[o[k]].s_m)) {
+            sim_sort_by_s(w);
+            return;
+        }
+}
 /* The drafting drag factor of a follower given the bumper gap and lateral overlap (for tests and the viewer). */
 double sim_draft_factor(double gap_m, double overlap_frac, double car_len_m);
 
 /* sim_physics.c */
 void sim_integrate(SimWorld *w);
-/* Saves the state a car's pose derives from (the end of a tick); the pose is computed when read. */
+/* Saves the state the pose of a car that leaves the track this tick derives from (the start of its integration:
+ * the end of the tick before), and marks the pose stale (the car moves); the pose is computed when read. */
 static inline void sim_pose_save(const SimCar *c, SimCarPriv *p)
 {
     p->pose_s_m = c->s_m;
@@ -194,8 +219,9 @@ static inline void sim_pose_save(const SimCar *c, SimCarPriv *p)
     p->pose_lat_speed_mps = c->lat_speed_mps;
     p->pose_stale = true;
 }
-/* Computes the pose of car `id` from the saved state if it is stale. The pose is a cache of the public SimCar:
- * readers of a const world (sim_world_car, the hash) refresh it, hence the cast inside. */
+/* Computes the pose of car `id` if it is stale, from its state (running) or from the saved state (left the track).
+ * The pose is a cache of the public SimCar: readers of a const world (sim_world_car, the hash) refresh it, hence the
+ * cast inside. */
 void sim_pose_refresh(const SimWorld *w, int id);
 
 /* sim_collide.c */

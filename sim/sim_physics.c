@@ -36,12 +36,15 @@ void sim_pose_refresh(const SimWorld *w, int id)
         return;
     p->pose_stale = false;
     SimCar *c = &((SimWorld *)w)->cars[id];
-    TrkPose pose = trk_pose_at(w->track, p->pose_s_m, NULL);
-    c->x_m = pose.x_m + p->pose_d_m * pose.nx;
-    c->y_m = pose.y_m + p->pose_d_m * pose.ny;
+    bool now = p->active; /* else the state saved as the tick it left began */
+    double s = now ? c->s_m : p->pose_s_m, d = now ? c->d_m : p->pose_d_m;
+    double speed = now ? c->speed_mps : p->pose_speed_mps, lat = now ? c->lat_speed_mps : p->pose_lat_speed_mps;
+    TrkPose pose = trk_pose_at(w->track, s, NULL);
+    c->x_m = pose.x_m + d * pose.nx;
+    c->y_m = pose.y_m + d * pose.ny;
     /* direction of motion: speed along the tangent plus lateral speed along the normal */
-    double vx = p->pose_speed_mps * pose.tx + p->pose_lat_speed_mps * pose.nx;
-    double vy = p->pose_speed_mps * pose.ty + p->pose_lat_speed_mps * pose.ny;
+    double vx = speed * pose.tx + lat * pose.nx;
+    double vy = speed * pose.ty + lat * pose.ny;
     c->heading_rad = (vx == 0.0 && vy == 0.0) ? atan2(pose.ty, pose.tx) : atan2(vy, vx);
 }
 
@@ -68,6 +71,7 @@ static void sim_track_at(const SimWorld *w, SimCarPriv *p, double s_m)
 static void sim_integrate_car(SimWorld *w, SimCar *c, SimCarPriv *p, const DrvControls *ctl)
 {
     const TrkCarParams *dyn = &c->spec.dyn;
+    sim_pose_save(c, p);
     double dt = w->dt_s, v = c->speed_mps;
     if (c->s_m != p->geo_s_m) /* moved since the end of the last integration (a collision, or the first tick) */
         sim_track_at(w, p, c->s_m);
@@ -115,8 +119,7 @@ static void sim_integrate_car(SimWorld *w, SimCar *c, SimCarPriv *p, const DrvCo
     p->prev_race_dist_m = c->race_dist_m;
     c->race_dist_m += ds;
     double s = c->s_m + ds;
-    /* trk_wrap_s's own fast path (s still on the lap, "+ 0.0" as it does) without the call: most ticks */
-    c->s_m = s >= 0.0 && s < w->length_m ? s + 0.0 : trk_wrap_s(w->track, s);
+    c->s_m = sim_wrap_s(w, s);
     c->speed_mps = v_new;
     c->lat_speed_mps = lat;
     c->d_m = d;
@@ -129,6 +132,6 @@ void sim_integrate(SimWorld *w)
     for (int i = 0; i < w->car_count; i++) {
         SimCarPriv *p = &w->priv[i];
         if (p->active)
-            sim_integrate_car(w, &w->cars[i], p, &w->controls[i]);
+            sim_integrate_car(w, &w->cars[i], p, &w->cars[i].last_controls);
     }
 }

@@ -47,15 +47,32 @@ static void sim_retire(SimWorld *w, SimCar *c, const char *reason)
     sim_car_leave(w, c->id);
 }
 
-static void sim_score_stall(SimWorld *w, SimCar *c, SimCarPriv *p)
+/* Stall detection: progress moves the reference on; otherwise says whether the car has gone stall_ticks without it.
+ * The retirement waits until the tick's line crossings are handled (sim_score_stalls). */
+static bool sim_stall_due(const SimWorld *w, const SimCar *c, SimCarPriv *p)
 {
-    if (c->race_dist_m >= p->progress_ref_m + SIM_STALL_PROGRESS_M) {
-        p->progress_ref_m = c->race_dist_m;
-        p->progress_tick = w->tick;
-    } else if (w->tick - p->progress_tick >= w->stall_ticks) {
-        char reason[64];
-        snprintf(reason, sizeof reason, "no progress for %g s", w->def.stall_timeout_s);
-        sim_retire(w, c, reason);
+    if (c->race_dist_m >= p->progress_next_m) {
+        p->progress_next_m = c->race_dist_m + SIM_STALL_PROGRESS_M;
+        p->stall_tick = w->tick + w->stall_ticks;
+        return false;
+    }
+    return w->tick >= p->stall_tick;
+}
+
+/* Retires, in id order, the cars found stalled that are still running after the line crossings (a car that took the
+ * flag this tick has left the track). */
+static void sim_score_stalls(SimWorld *w)
+{
+    for (int i = 0; i < w->car_count; i++) {
+        SimCarPriv *p = &w->priv[i];
+        if (!p->stall_due)
+            continue;
+        p->stall_due = false;
+        if (p->active) {
+            char reason[64];
+            snprintf(reason, sizeof reason, "no progress for %g s", w->def.stall_timeout_s);
+            sim_retire(w, &w->cars[i], reason);
+        }
     }
 }
 
@@ -72,6 +89,7 @@ static double sim_cross_time(const SimWorld *w, double prev, double now, double 
 static void sim_lap_done(SimWorld *w, SimCar *c, SimCarPriv *p, double t)
 {
     c->laps++;
+    p->lap_mark_m = (c->laps + 1) * w->length_m;
     c->last_lap_s = t - p->lap_start_s;
     if (c->best_lap_s == 0.0 || c->last_lap_s < c->best_lap_s)
         c->best_lap_s = c->last_lap_s;
@@ -87,16 +105,24 @@ static void sim_lap_done(SimWorld *w, SimCar *c, SimCarPriv *p, double t)
     }
 }
 
-/* Line crossings of this tick, handled in the order they happened inside the tick (then by id), so the flag and
- * the finishing order do not depend on car order. */
-static void sim_score_laps(SimWorld *w)
+/* The per-car rules of a tick, from one walk over the running cars: off-tracks, stall detection, and the line
+ * crossings, which are handled afterwards in the order they happened inside the tick (then by id), so the flag and
+ * the finishing order do not depend on car order; then the stalled cars retire. The walk pushes only off-track
+ * events, so the events come in the same order as from one walk per rule (off-tracks, laps, retirements). */
+static void sim_score_cars(SimWorld *w)
 {
     int m = 0;
+    bool stalled = false;
     for (int i = 0; i < w->car_count; i++) {
         SimCar *c = &w->cars[i];
         SimCarPriv *p = &w->priv[i];
-        double mark = (c->laps + 1) * w->length_m;
-        if (!p->active || c->race_dist_m < mark)
+        if (!p->active)
+            continue;
+        sim_score_offtrack(w, c, p);
+        if (sim_stall_due(w, c, p))
+            p->stall_due = stalled = true;
+        double mark = p->lap_mark_m;
+        if (c->race_dist_m < mark)
             continue;
         double t = sim_cross_time(w, p->prev_race_dist_m, c->race_dist_m, mark);
         int j = m++;
@@ -112,6 +138,8 @@ static void sim_score_laps(SimWorld *w)
         int id = w->crossings[k];
         sim_lap_done(w, &w->cars[id], &w->priv[id], w->cross_t[k]);
     }
+    if (stalled) /* rare: a walk only then */
+        sim_score_stalls(w);
 }
 
 /*----------------------------------------------------------------------------------------------------------------
@@ -121,8 +149,12 @@ static void sim_score_laps(SimWorld *w)
 /* The race distance difference reduced modulo the lap to about [-L/2, L/2]: the gap on track. */
 static double sim_pair_gap(const SimWorld *w, const SimCar *lo, const SimCar *hi)
 {
-    double r = lo->race_dist_m - hi->race_dist_m;
-    return r - w->length_m * floor(r * w->inv_length + 0.5);
+    double r = lo->race_dist_m - hi->race_dist_m, t = r * w->inv_length + 0.5;
+    /* Within half a lap of each other (nearly every pair the walk meets) floor(t) is +0, and r - L * +0 is r itself,
+     * signed zero included: the same result without floor, which is most of the pass walk in a dense pack. */
+    if (t >= 0.0 && t < 1.0)
+        return r;
+    return r - w->length_m * floor(t);
 }
 
 static unsigned char sim_settle(double q, double len)
@@ -242,19 +274,35 @@ static bool sim_ahead_of(const SimWorld *w, int a, int b)
     return a < b;
 }
 
+/* An insertion sort of last tick's order: nearly every tick no car moves, which costs one comparison per car and
+ * leaves the positions as they were (so they are written only when a car moved, or the first time). */
 void sim_update_order(SimWorld *w)
 {
     int *o = w->order;
+    bool moved = !w->positions_set;
+    const SimCar *y = w->car_count > 0 ? &w->cars[o[0]] : NULL; /* the car at o[i - 1] */
     for (int i = 1; i < w->car_count; i++) {
         int id = o[i], j = i;
-        while (j > 0 && sim_ahead_of(w, id, o[j - 1])) {
+        const SimCar *x = &w->cars[id];
+        /* running and behind the car before: in place (sim_ahead_of says no), decided without its call */
+        bool in_place = x->status == SIM_RUNNING && y->status == SIM_RUNNING && x->race_dist_m < y->race_dist_m;
+        if (in_place || !sim_ahead_of(w, id, o[j - 1])) {
+            y = x;
+            continue;
+        }
+        do {
             o[j] = o[j - 1];
             j--;
-        }
+        } while (j > 0 && sim_ahead_of(w, id, o[j - 1]));
         o[j] = id;
+        moved = true;
+        y = &w->cars[o[i]];
     }
+    if (!moved)
+        return;
     for (int i = 0; i < w->car_count; i++)
         w->cars[o[i]].position = i + 1;
+    w->positions_set = true;
 }
 
 static void sim_score_end(SimWorld *w)
@@ -289,18 +337,9 @@ static void sim_score_end(SimWorld *w)
 void sim_score(SimWorld *w)
 {
     if (w->s_moved) /* only collisions moved cars along s since the collide stage sorted them */
-        sim_sort_by_s(w);
-    for (int i = 0; i < w->car_count; i++)
-        if (w->priv[i].active)
-            sim_score_offtrack(w, &w->cars[i], &w->priv[i]);
-    sim_score_laps(w);
-    for (int i = 0; i < w->car_count; i++)
-        if (w->priv[i].active)
-            sim_score_stall(w, &w->cars[i], &w->priv[i]);
+        sim_resort_by_s(w);
+    sim_score_cars(w);
     sim_score_passes(w);
     sim_score_end(w);
     sim_update_order(w);
-    for (int i = 0; i < w->car_count; i++)
-        if (w->priv[i].active)
-            sim_pose_save(&w->cars[i], &w->priv[i]);
 }

@@ -88,7 +88,6 @@ void sim_world_destroy(SimWorld *w)
     free(w->priv);
     free(w->views);
     free(w->others);
-    free(w->controls);
     free(w->by_s);
     free(w->sensed);
     free(w->order);
@@ -176,7 +175,9 @@ int sim_world_add_car(SimWorld *w, const SimCarDef *def)
     p->hold_speed_mps = c->speed_mps;
     p->draft_factor = 1.0;
     p->geo_s_m = -1.0; /* s is never negative: the track is read on the first tick */
-    p->progress_ref_m = c->race_dist_m;
+    p->lap_mark_m = (c->laps + 1) * w->length_m;
+    p->progress_next_m = c->race_dist_m + SIM_STALL_PROGRESS_M;
+    p->stall_tick = w->stall_ticks; /* progress last seen at tick 0 */
     p->active = true;
     if (c->spec.length_m > w->max_len_m)
         w->max_len_m = c->spec.length_m;
@@ -190,7 +191,6 @@ static int sim_world_start(SimWorld *w)
     size_t n = (size_t)(w->car_count > 0 ? w->car_count : 1);
     w->views = calloc(n, sizeof *w->views);
     w->others = calloc(n * SIM_VIEW_MAX_OTHERS, sizeof *w->others);
-    w->controls = calloc(n, sizeof *w->controls);
     w->by_s = calloc(n, sizeof *w->by_s);
     w->sensed = calloc(n, sizeof *w->sensed);
     free(w->order); /* sim_world_order may have made a grid-order one before the start */
@@ -201,7 +201,7 @@ static int sim_world_start(SimWorld *w)
     w->cross_t = calloc(n, sizeof *w->cross_t);
     w->event_cap = 256;
     w->events = calloc((size_t)w->event_cap, sizeof *w->events);
-    if (!w->views || !w->others || !w->controls || !w->by_s || !w->sensed || !w->order || !w->pairs || !w->pending ||
+    if (!w->views || !w->others || !w->by_s || !w->sensed || !w->order || !w->pairs || !w->pending ||
         !w->crossings || !w->cross_t || !w->events)
         return 1;
     for (size_t i = 0; i < n * n; i++) {
@@ -252,6 +252,7 @@ void sim_car_leave(SimWorld *w, int id)
     if (!w->priv[id].active)
         return;
     w->priv[id].active = false;
+    w->priv[id].pose_stale = true; /* its pose now comes from the saved state (sim_pose_refresh) */
     w->cars[id].off_track_now = false;
     w->cars[id].drafting_now = false;
     int k = 0;
@@ -279,15 +280,15 @@ static void sim_think(SimWorld *w)
 {
     for (int i = 0; i < w->car_count; i++) {
         SimCarPriv *p = &w->priv[i];
-        DrvControls *out = &w->controls[i];
-        memset(out, 0, sizeof *out);
         if (!p->active)
             continue;
+        /* the driver writes into the car's own record, which integration reads: no copy of the controls */
+        DrvControls *out = &w->cars[i].last_controls;
+        memset(out, 0, sizeof *out);
         if (p->think)
             p->think(p->driver, &w->views[i], out);
         else
             sim_hold_think(p, &w->views[i], out);
-        w->cars[i].last_controls = *out;
     }
 }
 

@@ -196,7 +196,8 @@ static int test_laps_and_finish(void)
 }
 
 /* The pose (x, y, heading) is derived when read: it must be the pose of the car's state on track, and a car that
- * has finished keeps the pose of its last tick on track however long the others go on. */
+ * has finished keeps the pose of its last tick on track (the pose read just before the step in which it took the
+ * flag) however long the others go on. */
 static int pose_matches_state(const TrkTrack *t, const SimCar *c)
 {
     TrkPose p = trk_pose_at(t, c->s_m, NULL);
@@ -215,10 +216,16 @@ static int test_pose_read_when_needed(void)
     sim_tst_steps(w, 150);
     TST_CHECK(pose_matches_state(t, sim_world_car(w, 0)) && pose_matches_state(t, sim_world_car(w, 1)));
     /* run until the fast car has finished (the slow one is still going), then on for a while unread */
-    while (!sim_world_done(w) && sim_world_car(w, 0)->status != SIM_FINISHED)
+    SimCar last_on_track = *sim_world_car(w, 0);
+    while (!sim_world_done(w) && sim_world_car(w, 0)->status != SIM_FINISHED) {
+        last_on_track = *sim_world_car(w, 0);
         sim_world_step(w);
+    }
     TST_CHECK(sim_world_car(w, 0)->status == SIM_FINISHED && sim_world_car(w, 1)->status == SIM_RUNNING);
     SimCar finished = *sim_world_car(w, 0);
+    TST_CHECK(finished.x_m == last_on_track.x_m && finished.y_m == last_on_track.y_m &&
+              finished.heading_rad == last_on_track.heading_rad);
+    TST_CHECK(finished.s_m != last_on_track.s_m); /* it did move in the step it finished */
     sim_tst_steps(w, 200);
     const SimCar *c = sim_world_car(w, 0);
     TST_CHECK(c->x_m == finished.x_m && c->y_m == finished.y_m && c->heading_rad == finished.heading_rad);

@@ -709,7 +709,9 @@ int trk_to_frenet(const TrkTrack *track, double x_m, double y_m, double *s_m, do
     return 0;
 }
 
-static double trk_lerp_field(const TrkTrack *t, double s_m, int *hint, size_t offset)
+/* Inline: each query below gets its own copy with the field's offset a constant, without a call in between (the
+ * drivers read the line this way twice per car-tick). */
+static inline double trk_lerp_field(const TrkTrack *t, double s_m, int *hint, size_t offset)
 {
     double f;
     int i = trk_locate_inl(t, s_m, &f);
