@@ -12,9 +12,9 @@
 #include "drv_resolve.h"
 
 #include <math.h>
+#include <string.h>
 
 #define DRV_LINE_TRACK_TOL_M 0.5         /* this close to the line counts as on it (tracking error, slot size) */
-#define DRV_LINE_FF_STEP_M 2.0           /* arc length for the line's slope */
 #define DRV_EDGE_LOOKAHEAD_S 0.7         /* where the track limits ahead are read */
 #define DRV_DODGE_SHARE 0.3              /* of the grip, always left for lateral moves even under braking */
 #define DRV_GRIP_MARGIN 0.97             /* of the grip, what the driver's combined demand may use */
@@ -54,7 +54,6 @@
 #define DRV_FILE_DROP_MPS 1.0          /* the car behind runs this much slower than the one beside, m/s */
 #define DRV_FILE_DROP_GAIN 0.5         /* 1/s per metre of overlap */
 
-#define DRV_HELD_SAMPLES 8             /* points of the line read over the braking distance */
 #define DRV_HELD_BRAKE_SHARE 0.8       /* of the lanes' grip: the braking counted on to come down to a lane's cap */
 #define DRV_HELD_DANGER 0.7f           /* danger from which a lane is closed to us for the length of a sweep */
 #define DRV_HELD_MIN_REACH_S 0.5       /* s: the line is read at least this far ahead in time */
@@ -109,10 +108,23 @@ double drv_context_follow_speed(const DrvView *view, const DrvPersonality *p, co
     return drv_fmax(0.0, drv_fmin(v_gap, sqrt(v_stop2)));
 }
 
-/* The nearest car ahead that overlaps, laterally, the lane of offsets [lo, hi]. NULL when none. */
-static const DrvOther *drv_car_in_lane(const DrvView *view, double lo, double hi)
+/* Where the cars ahead start in the view: the index of its first car whose ds_m is not <= 0.0. The loops below look
+ * at cars ahead only and skip every car with ds_m <= 0.0; the view lists the cars behind first (sorted by ds), so
+ * they start here, found once a tick, instead of stepping over the cars behind each time. Exact for any view, sorted
+ * or not: what is left out is a run of cars each of those loops skips. */
+static int drv_first_ahead(const DrvView *view)
 {
-    for (int i = 0; i < view->other_count; i++) {
+    int i = 0;
+    while (i < view->other_count && view->others[i].ds_m <= 0.0)
+        i++;
+    return i;
+}
+
+/* The nearest car ahead that overlaps, laterally, the lane of offsets [lo, hi]. NULL when none. `first`:
+ * drv_first_ahead. */
+static const DrvOther *drv_car_in_lane(const DrvView *view, int first, double lo, double hi)
+{
+    for (int i = first; i < view->other_count; i++) {
         const DrvOther *o = &view->others[i];
         if (o->ds_m <= 0.0 || drv_beh_gap_m(view, o) < 0.0)
             continue;
@@ -125,9 +137,9 @@ static const DrvOther *drv_car_in_lane(const DrvView *view, double lo, double hi
 
 /* The nearest car ahead in the lane swept from our offset to the target (the car we would run into by holding
  * speed). NULL when none. */
-static const DrvOther *drv_car_in_path(const DrvView *view, double target_d_m)
+static const DrvOther *drv_car_in_path(const DrvView *view, int first, double target_d_m)
 {
-    return drv_car_in_lane(view, drv_fmin(view->d_m, target_d_m), drv_fmax(view->d_m, target_d_m));
+    return drv_car_in_lane(view, first, drv_fmin(view->d_m, target_d_m), drv_fmax(view->d_m, target_d_m));
 }
 
 /* The fastest we may close on a car ahead whose lane we aim for: at this speed the difference can still be shed
@@ -155,53 +167,58 @@ static double drv_line_weight(double target_d, double line_ahead_d)
 /* The nearest car ahead on our course: in the lane we aim for or, when we aim for the racing line (which the
  * steering then tracks, drv_context_steer), on the line between here and it. Through a chicane the line sweeps
  * across the whole track in a few car lengths, so a car that is clear of the line's offset ahead now can still be
- * on the line's way across. NULL when none. */
-static const DrvOther *drv_car_on_course(const DrvDriver *driver, const DrvView *view, double target_d,
+ * on the line's way across. NULL when none. `first`: drv_first_ahead.
+ *
+ * The tests are ordered by cost, each one pure, so the order cannot change which car is returned: a car passed
+ * beside (the lateral-time test) is dropped before the line is sampled for it, and a car in the lane we aim for
+ * (target_d lies inside every [lo, hi] of the line's way) needs no samples to be on our course. The samples (a
+ * track look-up each) are read only for a car that is neither: most of this function's cost in a dense pack. */
+static const DrvOther *drv_car_on_course(const DrvDriver *driver, const DrvView *view, int first, double target_d,
                                          double line_ahead_d)
 {
     double w = drv_line_weight(target_d, line_ahead_d);
-    for (int i = 0; i < view->other_count; i++) {
+    for (int i = first; i < view->other_count; i++) {
         const DrvOther *o = &view->others[i];
-        if (o->ds_m <= 0.0 || drv_beh_gap_m(view, o) < 0.0)
+        double gap = drv_beh_gap_m(view, o);
+        if (o->ds_m <= 0.0 || gap < 0.0)
             continue;
         if (o->ds_m > DRV_COURSE_RANGE_M)
             break;
-        double lo = target_d, hi = target_d;
-        if (w > 0.0) {
-            /* where the line runs from the car's position now to where we would catch it */
-            double closing = view->speed_mps - o->speed_mps;
-            double t_meet = closing > 0.1 ? drv_fmin(drv_beh_gap_m(view, o) / closing, DRV_COURSE_MEET_MAX_S) : 0.0;
-            /* not closing in (t_meet 0): every sample is the same point, and the min and max of one are those of
-             * all */
-            int samples = t_meet > 0.0 ? DRV_COURSE_SAMPLES : 1;
-            double s_k[DRV_COURSE_SAMPLES], line_k[DRV_COURSE_SAMPLES];
-            for (int k = 0; k < samples; k++)
-                s_k[k] = view->s_m + o->ds_m + o->speed_mps * t_meet * k / (DRV_COURSE_SAMPLES - 1.0);
-            trk_line_d_n(driver->track, s_k, line_k, samples);
-            for (int k = 0; k < samples; k++) {
-                double at = w * line_k[k] + (1.0 - w) * target_d;
-                lo = drv_fmin(lo, at), hi = drv_fmax(hi, at);
-            }
-        }
         double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
-        if (!(o->d_m + half > lo && o->d_m - half < hi))
-            continue;
         /* a car we would reach before we could be in its lane is one we would pass beside, not follow: being
          * beside it is the avoid behaviour's business (following it would mean a sudden, useless stop) */
         double closing = view->speed_mps - o->speed_mps;
         double t_lat = sqrt(2.0 * drv_fmax(fabs(view->d_m - o->d_m) - half, 0.0) / DRV_CLEAR_LAT_MPS2);
-        if (closing > 0.1 && drv_beh_gap_m(view, o) / closing < t_lat)
+        if (closing > 0.1 && gap / closing < t_lat)
             continue;
-        return o;
+        if (o->d_m + half > target_d && o->d_m - half < target_d)
+            return o; /* in the lane we aim for */
+        if (!(w > 0.0))
+            continue; /* not on the line's way: the lane alone is our course */
+        /* where the line runs from the car's position now to where we would catch it */
+        double t_meet = closing > 0.1 ? drv_fmin(gap / closing, DRV_COURSE_MEET_MAX_S) : 0.0;
+        /* not closing in (t_meet 0): every sample is the same point, and the min and max of one are those of all */
+        int samples = t_meet > 0.0 ? DRV_COURSE_SAMPLES : 1;
+        double s_k[DRV_COURSE_SAMPLES], line_k[DRV_COURSE_SAMPLES];
+        for (int k = 0; k < samples; k++)
+            s_k[k] = view->s_m + o->ds_m + o->speed_mps * t_meet * k / (DRV_COURSE_SAMPLES - 1.0);
+        trk_line_d_n(driver->track, s_k, line_k, samples);
+        double lo = target_d, hi = target_d;
+        for (int k = 0; k < samples; k++) {
+            double at = w * line_k[k] + (1.0 - w) * target_d;
+            lo = drv_fmin(lo, at), hi = drv_fmax(hi, at);
+        }
+        if (o->d_m + half > lo && o->d_m - half < hi)
+            return o;
     }
     return NULL;
 }
 
 /* Would we hit the car straight ahead before a lateral move clears it? Returns the speed limit that avoids it, or
  * INFINITY. This is what stops a car from trusting a free lane it cannot reach in time. */
-static double drv_no_time_to_clear(const DrvView *view, const DrvPersonality *p)
+static double drv_no_time_to_clear(const DrvView *view, int first, const DrvPersonality *p)
 {
-    const DrvOther *o = drv_car_in_path(view, view->d_m);
+    const DrvOther *o = drv_car_in_path(view, first, view->d_m);
     if (o == NULL)
         return INFINITY;
     double closing = view->speed_mps - o->speed_mps;
@@ -229,10 +246,10 @@ static void drv_line_ahead(const DrvDriver *driver, const DrvView *view, double 
  * cannot both hold their lanes, since the line (which both track in part) crosses them within a few car lengths. The
  * car behind (the other's nose ahead of ours) drops back to run behind it instead of sliding into it. Returns the
  * speed limit, or INFINITY. */
-static double drv_single_file_speed(const DrvDriver *driver, const DrvView *view, const DrvPersonality *p)
+static double drv_single_file_speed(const DrvDriver *driver, const DrvView *view, int first, const DrvPersonality *p)
 {
     const DrvOther *beside = NULL;
-    for (int i = 0; i < view->other_count; i++) {
+    for (int i = first; i < view->other_count; i++) {
         const DrvOther *o = &view->others[i];
         if (o->ds_m > DRV_FILE_AHEAD_M)
             break;
@@ -318,15 +335,32 @@ static double drv_held_reach(const DrvView *view, double v_plan, double v_off_mp
     return drv_fmax(shed, view->speed_mps * DRV_HELD_MIN_REACH_S);
 }
 
-/* The racing line over `reach_m` ahead (DRV_HELD_SAMPLES points from the car on): the furthest it runs from the
- * offsets [lo_d, hi_d], m (0 when it stays inside). */
-static double drv_line_outside(const DrvDriver *driver, const DrvView *view, double reach_m, double lo_d, double hi_d)
+/* Reads the racing line and the speed plan at the held line's points over `reach_m` ahead (drv_line_ahead's points)
+ * from point k0 on; the line and the plan at a point from one look-up (trk_line_speed_n), each value as its own
+ * query gives it. */
+static void drv_held_read(const DrvDriver *driver, const DrvView *view, double reach_m, int k0, DrvHeldLine *held)
 {
-    double s_k[DRV_HELD_SAMPLES], line_k[DRV_HELD_SAMPLES];
-    drv_line_ahead(driver, view, reach_m, DRV_HELD_SAMPLES, s_k, line_k);
+    for (int k = 0; k < DRV_HELD_SAMPLES; k++)
+        held->s_m[k] = view->s_m + reach_m * k / (DRV_HELD_SAMPLES - 1.0);
+    trk_line_speed_n(driver->track, driver->profile, held->s_m + k0, held->line_d_m + k0, held->plan_mps + k0,
+                     DRV_HELD_SAMPLES - k0);
+}
+
+/* Whether this tick's decision read the held line for the lane `target_d` (the same bits: the very offset it chose).
+ * Everything else the read depends on (the view, the track at the car, the noise) is the same within a tick, so its
+ * values are those a read now would give. */
+static bool drv_held_is_for(const DrvHeldLine *held, double target_d)
+{
+    return held->valid && memcmp(&held->target_d_m, &target_d, sizeof target_d) == 0;
+}
+
+/* The racing line over the held line's points: the furthest it runs from the offsets [lo_d, hi_d], m (0 when it
+ * stays inside). */
+static double drv_line_outside(const DrvHeldLine *held, double lo_d, double hi_d)
+{
     double out = 0.0;
     for (int k = 0; k < DRV_HELD_SAMPLES; k++)
-        out = drv_fmax(out, drv_fmax(lo_d - line_k[k], line_k[k] - hi_d));
+        out = drv_fmax(out, drv_fmax(lo_d - held->line_d_m[k], held->line_d_m[k] - hi_d));
     return out;
 }
 
@@ -344,17 +378,24 @@ static double drv_held_speed(const DrvDriver *driver, const DrvView *view, doubl
                              double v_off_mps, const DrvHere *here)
 {
     double a = drv_held_brake_mps2(driver, here);
-    double reach = drv_held_reach(view, v_plan, v_off_mps, a);
-    double s_k[DRV_HELD_SAMPLES], line_k[DRV_HELD_SAMPLES];
-    drv_line_ahead(driver, view, reach, DRV_HELD_SAMPLES, s_k, line_k);
+    /* the points this tick's decision read for this lane, or a read of them now (the one at the car, k = 0, is not
+     * used here) */
+    const DrvHeldLine *held = &here->held;
+    DrvHeldLine fresh;
+    if (!drv_held_is_for(held, target_d)) {
+        drv_held_read(driver, view, drv_held_reach(view, v_plan, v_off_mps, a), 1, &fresh);
+        held = &fresh;
+    }
+    /* the lane's place among the lanes (the same offset at every point) found once */
+    DrvLanesRow lane = drv_lanes_row(driver->lanes, target_d);
     double v_max = INFINITY;
     for (int k = 1; k < DRV_HELD_SAMPLES; k++) {
-        double w = drv_line_weight(drv_fmax(fabs(target_d - line_k[k]) - DRV_LINE_TRACK_TOL_M, 0.0), 0.0);
+        double w = drv_line_weight(drv_fmax(fabs(target_d - held->line_d_m[k]) - DRV_LINE_TRACK_TOL_M, 0.0), 0.0);
         if (w >= 1.0)
             continue;
-        double plan_k = trk_speed_at(driver->profile, s_k[k], NULL) * driver->noise.speed_scale;
-        double v_k = drv_capped_plan(plan_k, drv_lanes_speed(driver->lanes, s_k[k], target_d), w);
-        v_max = drv_fmin(v_max, sqrt(v_k * v_k + 2.0 * a * (s_k[k] - view->s_m)));
+        double plan_k = held->plan_mps[k] * driver->noise.speed_scale;
+        double v_k = drv_capped_plan(plan_k, drv_lanes_row_speed(driver->lanes, &lane, held->s_m[k]), w);
+        v_max = drv_fmin(v_max, sqrt(v_k * v_k + 2.0 * a * (held->s_m[k] - view->s_m)));
     }
     return v_max;
 }
@@ -362,15 +403,14 @@ static double drv_held_speed(const DrvDriver *driver, const DrvView *view, doubl
 /* Steering. When the chosen offset is the racing line, the car tracks the line itself with its lateral speed and
  * acceleration fed forward (the line's d' and d''), so it is on the line when the speed plan expects it there;
  * elsewhere it steers to the chosen offset. Between the two the weights blend. */
-static double drv_context_steer(DrvDriver *driver, const DrvView *view, double target_d, double line_ahead_d,
-                                const DrvHere *here)
+static double drv_context_steer(const DrvView *view, double target_d, double line_ahead_d, const DrvHere *here)
 {
-    double s = view->s_m, v = view->speed_mps, k_here = here->spot.kappa, grip = here->control_grip.steer_mps2;
+    double v = view->speed_mps, k_here = here->spot.kappa, grip = here->control_grip.steer_mps2;
     double w = drv_line_weight(target_d, line_ahead_d);
     double line_here = here->spot.line_d_m;
     if (w <= 0.0)
         return drv_control_steer(view, target_d, 0.0, 0.0, k_here, grip);
-    double line_next = trk_line_d(driver->track, s + DRV_LINE_FF_STEP_M, &driver->hints.line_next);
+    double line_next = here->line_next_d_m;
     double k_line = here->spot.line_kappa;
     double scale = drv_fmax(1.0 - k_here * line_here, 0.2);
     double lat_ff = (v / scale) * (line_next - line_here) / DRV_LINE_FF_STEP_M;
@@ -421,13 +461,19 @@ static void drv_share_grip(const DrvDriver *driver, const DrvView *view, const D
 }
 
 /* The track, the line, the plan and the grip at the car, read once a tick: the decision and the control (speed
- * plan, off-line caps, steering, friction circle) all read them, each look-up a separate search before. */
-void drv_context_here(DrvDriver *driver, const DrvView *view, DrvHere *here)
+ * plan, off-line caps, steering, friction circle) all read them, each look-up a separate search before. The track
+ * and the plan at the car share one sample look-up, and so do the line's two points ahead (one call). */
+void drv_context_here(DrvDriver *driver, const DrvView *view, double s_ahead_m, DrvHere *here)
 {
     DrvHints *h = &driver->hints;
-    here->spot = trk_spot_at(driver->track, view->s_m, &h->here);
-    h->line_here = h->here; /* the same sample: the racing line at the car */
-    here->line_speed_mps = trk_speed_at(driver->profile, view->s_m, &h->profile);
+    here->spot = trk_spot_speed_at(driver->track, driver->profile, view->s_m, &h->here, &here->line_speed_mps);
+    h->line_here = h->here; /* the same sample: the racing line at the car, and the speed plan's */
+    h->profile = h->here;
+    double s_k[2] = {s_ahead_m, view->s_m + DRV_LINE_FF_STEP_M}, line_k[2];
+    trk_line_d_n(driver->track, s_k, line_k, 2);
+    here->line_ahead_d_m = line_k[0];
+    here->line_next_d_m = line_k[1];
+    here->held.valid = false;
     here->grip_mps2 = trk_car_grip_mps2(&driver->car, view->speed_mps);
     here->control_grip = drv_control_grip(view);
 }
@@ -449,24 +495,29 @@ void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d
     /* the plan's own acceleration at our speed: v dv/ds */
     double a_plan = v * (v_next - v_plan) / ahead_m;
     double target_v = v_plan;
+    int first = drv_first_ahead(view);
     if (braking) {
-        const DrvOther *o = drv_car_in_path(view, target_d);
+        const DrvOther *o = drv_car_in_path(view, first, target_d);
         target_v = drv_fmin(target_v, o ? drv_context_follow_speed(view, p, o) : 0.97 * v);
     }
     /* a car ahead in the lane we aim for: we mean to stay behind it, so we follow it now, while there is still
      * room to shed the speed (the danger of a car ahead passes the aggression only when contact is close) */
-    const DrvOther *lead = drv_car_on_course(driver, view, target_d, line_d_m);
+    const DrvOther *lead = drv_car_on_course(driver, view, first, target_d, line_d_m);
     if (lead != NULL)
         target_v = drv_fmin(target_v, drv_close_speed(view, driver, here, lead));
-    target_v = drv_fmin(target_v, drv_no_time_to_clear(view, p));
-    target_v = drv_fmin(target_v, drv_single_file_speed(driver, view, p));
+    target_v = drv_fmin(target_v, drv_no_time_to_clear(view, first, p));
+    target_v = drv_fmin(target_v, drv_single_file_speed(driver, view, first, p));
     /* off the line now, or aiming off it: the lanes' caps, in proportion */
     double line_here = here->spot.line_d_m;
     double off_here = drv_fmax(fabs(view->d_m - line_here) - DRV_LINE_TRACK_TOL_M, 0.0);
     double off_aim = drv_fmax(fabs(target_d - line_d_m) - DRV_LINE_TRACK_TOL_M, 0.0);
     double w_line = drv_line_weight(drv_fmax(off_here, off_aim), 0.0);
-    /* the lane's cap is read only when one of its two uses below needs it (most ticks neither does) */
-    double v_off = w_line < 1.0 || driver->plan.line_blocked ? drv_offline_speed(driver, view, target_d, here) : 0.0;
+    /* the lane's cap is read only when one of its two uses below needs it (most ticks neither does), and taken from
+     * this tick's decision when it read it for this lane */
+    double v_off = 0.0;
+    if (w_line < 1.0 || driver->plan.line_blocked)
+        v_off = drv_held_is_for(&here->held, target_d) ? here->held.v_off_mps
+                                                        : drv_offline_speed(driver, view, target_d, here);
     /* a target held off the line by danger is a lane the line only crosses: judged at one point it counts as on the
      * line where they cross, and the lane's cap took over a few metres later, too late to brake for it without the
      * grip to stop a sideways slide (the S-bend's lap-1 contacts). So it is judged over the braking distance. */
@@ -478,7 +529,7 @@ void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d
         a_plan = drv_fmin(a_plan, 0.0); /* following a car: the plan's slope no longer applies, only its braking */
 
     double ax = drv_control_speed(view, target_v, a_plan, here->control_grip.speed_mps2);
-    double lat = drv_context_steer(driver, view, target_d, line_d_m, here);
+    double lat = drv_context_steer(view, target_d, line_d_m, here);
     drv_share_grip(driver, view, here, &ax, &lat);
     out->long_accel_mps2 = ax;
     out->lat_accel_mps2 = lat;
@@ -492,8 +543,8 @@ void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d
  * the line stays inside that run tracks the line, wherever it sweeps; one it leaves (a car beside us in an S-bend)
  * cannot. A lower threshold (0.5) also held cars in a train behind a car on the line: fewer contacts, but more time
  * off the track and fewer overtakes. */
-static bool drv_line_blocked(const DrvDriver *driver, const DrvView *view, const DrvHere *here,
-                             const DrvContextMap *map, const DrvResolveResult *res)
+static bool drv_line_blocked(const DrvDriver *driver, const DrvView *view, DrvHere *here, const DrvContextMap *map,
+                             const DrvResolveResult *res)
 {
     float limit = map->danger[res->chosen_slot] + (float)DRV_RESOLVE_MASK_TOL;
     limit = limit > DRV_HELD_DANGER ? limit : DRV_HELD_DANGER;
@@ -508,11 +559,17 @@ static bool drv_line_blocked(const DrvDriver *driver, const DrvView *view, const
     double v_plan = here->line_speed_mps * driver->noise.speed_scale;
     double v_off = drv_offline_speed(driver, view, res->chosen_d_m, here);
     double reach = drv_held_reach(view, v_plan, v_off, drv_held_brake_mps2(driver, here));
-    return drv_line_outside(driver, view, reach, lo_d, hi_d) > 0.0;
+    /* kept for this tick's control (drv_held_speed and the lane's cap), which reads the same for the same lane */
+    DrvHeldLine *held = &here->held;
+    drv_held_read(driver, view, reach, 0, held);
+    held->target_d_m = res->chosen_d_m;
+    held->v_off_mps = v_off;
+    held->valid = true;
+    return drv_line_outside(held, lo_d, hi_d) > 0.0;
 }
 
 /* A decision: behaviours -> post -> resolve, into driver->plan (and the inspector's copy of the maps). */
-void drv_context_decide(DrvDriver *driver, const DrvView *view, const DrvHere *here, double line_d_m)
+void drv_context_decide(DrvDriver *driver, const DrvView *view, DrvHere *here, double line_d_m)
 {
     const DrvPersonality *p = &driver->p;
     /* Alone, the maps would hold only the line and the track limits (which the line lies inside): the line is the

@@ -31,7 +31,8 @@ DrvDriver *drv_create(const DrvPersonality *p, const TrkTrack *track, const TrkC
         return NULL;
     }
     driver->rng = drv_rng_seed(seed);
-    driver->hints = (DrvHints){-1, -1, -1, -1, -1, -1, -1, -1};
+    driver->hints = (DrvHints){-1, -1, -1, -1, -1, -1};
+    driver->decide_periods_valid = false; /* computed on the first tick, for its dt */
     driver->noise = (DrvNoise){0.0, 1.0, 0.0};
     driver->debug.resolver = p->resolver;
     /* spread the drivers' decisions over the ticks of a decision period, so no tick carries them all */
@@ -73,28 +74,48 @@ static bool drv_car_near(const DrvView *view)
     return false;
 }
 
-/* The decision period of this tick: the personality's rate, or its slower far rate while no car is near (the
- * decision's level of detail: a car with company decides as often as it likes; one with nobody near holds its plan
- * a few ticks longer, which costs it nothing and saves most of a race's decisions). */
-static long drv_decision_period(const DrvDriver *driver, const DrvView *view)
+/* The decision periods at the personality's rate and at its far rate for the view's tick length. Both are pure
+ * functions of dt (the personality is fixed at creation), so they are kept with the dt's bits they were computed for
+ * (bits, not ==: +0.0 and -0.0 compare equal but give different periods) and computed again only when it changes:
+ * two divisions a car-tick saved, the same values whatever dt does. */
+static void drv_decision_periods(DrvDriver *driver, const DrvView *view, long *period, long *far)
 {
-    long period = drv_decide_period(driver->p.decide_hz, view->dt_s);
-    long far = drv_decide_period(driver->p.decide_far_hz, view->dt_s);
-    return far > period && !drv_car_near(view) ? far : period;
+    uint64_t bits;
+    memcpy(&bits, &view->dt_s, sizeof bits);
+    if (!driver->decide_periods_valid || bits != driver->decide_dt_bits) {
+        driver->decide_period = drv_decide_period(driver->p.decide_hz, view->dt_s);
+        driver->decide_far_period = drv_decide_period(driver->p.decide_far_hz, view->dt_s);
+        driver->decide_dt_bits = bits;
+        driver->decide_periods_valid = true;
+    }
+    *period = driver->decide_period;
+    *far = driver->decide_far_period;
 }
 
 /* Decisions (reading the world into maps and choosing a lane) run at the personality's decision rate, as racing
  * games run their AI below the physics rate; the control (speed plan, following, steering, grip) runs every tick on
- * the current view, toward the held plan. The first tick always decides. */
-static bool drv_decision_due(const DrvDriver *driver, const DrvView *view)
+ * the current view, toward the held plan. The first tick always decides. The period of a tick is the personality's
+ * rate, or its slower far rate while no car is near (the decision's level of detail: a car with company decides as
+ * often as it likes; one with nobody near holds its plan a few ticks longer, which costs it nothing and saves most
+ * of a race's decisions). */
+static bool drv_decision_due(DrvDriver *driver, const DrvView *view)
 {
     if (!driver->plan.valid)
         return true;
-    long period = drv_decision_period(driver, view);
-    if (period == 1)
-        return true;
+    long period, far;
+    drv_decision_periods(driver, view, &period, &far);
     uint64_t tick = view->tick < 0 ? 0u : (uint64_t)view->tick;
-    return (tick + driver->decide_phase) % (uint64_t)period == 0;
+    uint64_t phase = tick + driver->decide_phase;
+    bool due = period == 1 || phase % (uint64_t)period == 0;
+    if (!(far > period))
+        return due;
+    /* Whether a car is near only picks which of the two periods applies, and it is a loop over the view: asked only
+     * on ticks where the two periods disagree (with the defaults, every tick against every 4th: 3 ticks in 4; at
+     * lower rates most ticks are due under neither). */
+    bool due_far = phase % (uint64_t)far == 0;
+    if (due == due_far)
+        return due;
+    return drv_car_near(view) ? due : due_far;
 }
 
 /* A tick of either model: the reaction noise, the track at the car and the racing line's target point (which moves
@@ -104,10 +125,10 @@ void drv_think(DrvDriver *driver, const DrvView *view, DrvControls *out)
 {
     bool decide = drv_decision_due(driver, view);
     drv_noise_update(driver, view);
-    DrvHere here;
-    drv_context_here(driver, view, &here);
     double s_ahead = view->s_m + 2.0 + view->speed_mps * DRV_LINE_LOOKAHEAD_FRACTION * driver->p.lookahead_s;
-    double line_d = trk_line_d(driver->track, s_ahead, &driver->hints.line_ahead);
+    DrvHere here;
+    drv_context_here(driver, view, s_ahead, &here);
+    double line_d = here.line_ahead_d_m;
     if (decide) {
         if (driver->p.model == DRV_MODEL_STEERING)
             drv_steering_decide(driver, view, &here, line_d);

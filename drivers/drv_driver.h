@@ -6,7 +6,7 @@
 
 /* Track-query hints (sample indices) kept between ticks so every look-up is O(1). */
 typedef struct DrvHints {
-    int here, line_ahead, line_here, line_next, profile, profile_ahead, curv_ahead, edge_ahead;
+    int here, line_here, profile, profile_ahead, curv_ahead, edge_ahead;
 } DrvHints;
 
 /* Reaction noise: slowly varying perception errors, redrawn every DRV_NOISE_PERIOD ticks-worth of time. */
@@ -47,6 +47,12 @@ struct DrvDriver {
     DrvPlan plan;
     uint64_t decide_phase;
     long last_decide_tick;    /* the tick of the latest decision */
+    /* the decision periods (ticks) at the personality's two rates for the tick length whose bits are in
+     * decide_dt_bits: they depend on nothing else (the personality never changes), so they are recomputed only
+     * when the sim's dt does (drv_decision_due) */
+    uint64_t decide_dt_bits;
+    bool decide_periods_valid;
+    long decide_period, decide_far_period;
 };
 
 /* The weight of the previous decision's maps (or target) in this one: the personality's hysteresis is per tick, so

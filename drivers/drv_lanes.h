@@ -82,6 +82,47 @@ static inline double drv_lanes_speed(const DrvLanes *lanes, double s_m, double d
     return (1.0 - tl) * va + tl * vb;
 }
 
+/* One offset's place among the lanes, for many arc lengths at that offset (a held lane read along the braking
+ * distance): the offset half of drv_lanes_speed done once. drv_lanes_row_speed then gives bit for bit
+ * drv_lanes_speed(s, d). */
+typedef struct DrvLanesRow {
+    bool valid; /* false: d was not finite (every speed is 0, as drv_lanes_speed gives) */
+    int j;      /* the lane at or below d (drv_lanes_place) */
+    double t;   /* the fraction toward lane j + 1 */
+} DrvLanesRow;
+
+static inline DrvLanesRow drv_lanes_row(const DrvLanes *lanes, double d_m)
+{
+    DrvLanesRow row = {isfinite(d_m), 0, 0.0};
+    if (row.valid)
+        drv_lanes_place(lanes->d0_m, lanes->spacing_m, lanes->count, d_m, &row.j, &row.t);
+    return row;
+}
+
+/* drv_lanes_speed(s, d) for the row's d: the arc-length half of it, unchanged. */
+static inline double drv_lanes_row_speed(const DrvLanes *lanes, const DrvLanesRow *row, double s_m)
+{
+    double fs = s_m / lanes->step_m;
+    const int n = lanes->n;
+    if (!(fs >= 0.0 && fs < n)) {
+        if (!isfinite(fs))
+            return 0.0;
+        fs = fmod(fs, n);
+        if (fs < 0.0)
+            fs += n;
+    }
+    if (!row->valid)
+        return 0.0;
+    int i = (int)fs;
+    if (i >= n)
+        i = n - 1;
+    int i1 = i + 1 == n ? 0 : i + 1;
+    double ts = fs - i, tl = row->t;
+    const float *a = lanes->v_mps + (size_t)row->j * (size_t)n, *b = a + n;
+    double va = (1.0 - ts) * a[i] + ts * a[i1], vb = (1.0 - ts) * b[i] + ts * b[i1];
+    return (1.0 - tl) * va + tl * vb;
+}
+
 /* Every lane's cap at one arc length, for many offsets at that s (a map's slots): the interpolation along s is done
  * once per lane instead of once per offset. drv_lanes_column_speed then gives bit for bit drv_lanes_speed(s, d). */
 #define DRV_LANES_COLUMN_MAX 64

@@ -99,6 +99,42 @@ static int test_decision_period(void)
     return 0;
 }
 
+/* The decision period follows the sim's tick length when it changes (a driver keeps the periods of the last one it
+ * saw): 20 Hz is every 5th tick at 100 Hz and every 2nd at 40 Hz; a dt of -0.0 (not a tick length: every tick) and
+ * one of +0.0 (a period of a million ticks: none here) are told apart although they compare equal. */
+static int test_decision_period_follows_dt(void)
+{
+    TrkTrack *t = load_track("data/tracks/oval.ini");
+    TST_CHECK(t != NULL);
+    DrvPersonality p = quiet(20.0);
+    DrvDriver *d = drv_create(&p, t, NULL, 7);
+    TST_CHECK(d != NULL);
+    const double dts[] = {0.01, 0.025, -0.0, 0.0, 0.01, 0.025};
+    const int period[] = {5, 2, 1, 0, 5, 2}; /* 0: none */
+    long tick = 0;
+    int ok = 0;
+    for (int w = 0; w < 6; w++) {
+        int count = 0, gaps_ok = 1;
+        long last = -1;
+        for (int i = 0; i < 20; i++, tick++) {
+            DrvOther o;
+            DrvView v = view_with(tick, &o, 1.0, 0.0);
+            v.dt_s = dts[w];
+            DrvControls c;
+            drv_think(d, &v, &c);
+            if (drv_debug(d)->tick != tick || tick == 0) /* tick 0 always decides, whatever the period */
+                continue;
+            gaps_ok &= last < 0 || tick - last == period[w];
+            last = tick, count++;
+        }
+        ok += gaps_ok && (period[w] == 0 ? count == 0 : count == 20 / period[w] || (w == 0 && count == 3));
+    }
+    TST_CHECK(ok == 6);
+    drv_destroy(d);
+    trk_free(t);
+    return 0;
+}
+
 /* With no car near, a driver decides at its far rate (default 25 Hz: every 4th tick); a car within 20 m, or one we
  * would reach within a second, brings it back to every tick. A far rate at or above decide_hz changes nothing. */
 static int test_far_rate(void)
@@ -293,6 +329,7 @@ int main(void)
     TST_RUN(test_race_at_20hz);
     TST_RUN(test_decision_period);
     TST_RUN(test_control_every_tick);
+    TST_RUN(test_decision_period_follows_dt);
     TST_RUN(test_far_rate);
     TST_RUN(test_hysteresis_per_tick);
     TST_RUN(test_target_follows_line);

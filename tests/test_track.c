@@ -233,6 +233,52 @@ static int test_spot_and_line_n_match_queries(void)
     return 0;
 }
 
+/* The track and a speed profile from one look-up (a driver at its position; the line and the plan along its braking
+ * distance) give exactly what the single queries give, on and off the lap and at the seam, for a profile built on
+ * the track and for one built on another track (which cannot share the look-up). */
+static int test_spot_and_line_with_speed_match_queries(void)
+{
+    TrkTrack *t = wavy_track();
+    TrkPointDef cp[24];
+    circle_points(cp, 24, 0.0, 0.0, 150.0, 6.0);
+    char err[TRK_ERR_LEN];
+    TrkTrack *other = trk_create(cp, 24, NULL, err, sizeof err);
+    TST_CHECK(t != NULL && other != NULL);
+    TrkCarParams car = trk_default_car();
+    TrkSpeedProfile *own = trk_speed_profile_create(t, &car, TRK_PATH_RACING_LINE, 0.9);
+    TrkSpeedProfile *foreign = trk_speed_profile_create(other, &car, TRK_PATH_RACING_LINE, 0.9);
+    TST_CHECK(own != NULL && foreign != NULL);
+    double L = trk_length(t);
+    enum { N = 1009 };
+    static double s[N], line[N], speed[N];
+    const double extra[] = {0.0, -0.0, L, -L, L - 1e-9, -1e-12, 3.0 * L + 7.25, NAN, INFINITY};
+    for (int k = 0; k < N; k++)
+        s[k] = k < 1000 ? (k - 100) * L / 777.0 : extra[k - 1000];
+    const TrkSpeedProfile *profiles[] = {own, foreign};
+    int same = 0, plan_varies = 0;
+    for (int m = 0; m < 2; m++) {
+        const TrkSpeedProfile *pr = profiles[m];
+        trk_line_speed_n(t, pr, s, line, speed, N);
+        for (int k = 0; k < N; k++) {
+            int h1 = -5, h2 = -5;
+            double v = -1.0;
+            TrkSpot p = trk_spot_speed_at(t, pr, s[k], &h1, &v);
+            TrkSpot q = trk_spot_at(t, s[k], &h2);
+            double v_ref = trk_speed_at(pr, s[k], NULL);
+            same += memcmp(&p, &q, sizeof p) == 0 && h1 == h2 && same_bits(v, v_ref) &&
+                    same_bits(line[k], trk_line_d(t, s[k], NULL)) && same_bits(speed[k], v_ref);
+            plan_varies += k > 0 && k < 1000 && fabs(v - trk_speed_at(pr, s[k - 1], NULL)) > 1e-6;
+        }
+    }
+    TST_CHECK(same == 2 * N);
+    TST_CHECK(plan_varies > 100); /* the plan is not flat: the comparison above compared something */
+    trk_speed_profile_free(own);
+    trk_speed_profile_free(foreign);
+    trk_free(other);
+    trk_free(t);
+    return 0;
+}
+
 static int test_circle_curvature(void)
 {
     const double radii[] = {20.0, 100.0, 400.0};
@@ -545,6 +591,7 @@ int main(void)
     TST_RUN(test_wrap_and_delta);
     TST_RUN(test_geometry_at_matches_queries);
     TST_RUN(test_spot_and_line_n_match_queries);
+    TST_RUN(test_spot_and_line_with_speed_match_queries);
     TST_RUN(test_circle_curvature);
     TST_RUN(test_racing_line_within_margins_and_smoother);
     TST_RUN(test_speed_profile_limits);

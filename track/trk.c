@@ -765,18 +765,24 @@ double trk_line_curvature(const TrkTrack *track, double s_m, int *hint)
     return trk_lerp_field(track, s_m, hint, offsetof(TrkSample, line_kappa));
 }
 
-TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint)
+/* The track and the line between samples i and i + 1 at fraction f (trk_spot_at). */
+static inline TrkSpot trk_spot_mix(const TrkTrack *track, int i, double f)
 {
-    double f;
-    int i = trk_locate_inl(track, s_m, &f);
     const TrkSample *a = &track->samples[i], *b = &track->samples[i + 1];
-    if (hint)
-        *hint = i;
     /* the same interpolation as trk_lerp_field */
     TrkGeometry g = trk_geometry_mix(a, b, f);
     TrkSpot p = {g.kappa, g.left_m, g.right_m, a->line_d_m + f * (b->line_d_m - a->line_d_m),
                  a->line_kappa + f * (b->line_kappa - a->line_kappa)};
     return p;
+}
+
+TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint)
+{
+    double f;
+    int i = trk_locate_inl(track, s_m, &f);
+    if (hint)
+        *hint = i;
+    return trk_spot_mix(track, i, f);
 }
 
 void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n)
@@ -786,6 +792,55 @@ void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n)
         int i = trk_locate_inl(track, s_m[k], &f);
         double a = track->samples[i].line_d_m, b = track->samples[i + 1].line_d_m;
         out[k] = a + f * (b - a); /* as trk_lerp_field */
+    }
+}
+
+/* Whether a speed profile samples this track's own grid (it was built on it), so that an arc length on the lap
+ * [0, length) falls on the same sample at the same fraction in both: trk_speed_at's wrap, index and clamps are then
+ * trk_locate's, operation for operation. Off the lap the two wrap differently (trk_wrap_s maps a rounding to length
+ * onto 0, trk_speed_at clamps the index), so the callers below look such an s up twice. */
+static bool trk_profile_on_grid(const TrkTrack *track, const TrkSpeedProfile *profile)
+{
+    return profile->n == track->n && profile->ds_m == track->ds_m && profile->length_m == track->length_m;
+}
+
+/* trk_speed_at's interpolation, at the sample and fraction trk_locate_inl found. */
+static inline double trk_profile_mix(const TrkSpeedProfile *profile, int i, double f)
+{
+    return profile->v_mps[i] + f * (profile->v_mps[i + 1] - profile->v_mps[i]); /* v_mps[n] is v_mps[0] */
+}
+
+TrkSpot trk_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m, int *hint,
+                          double *speed_mps)
+{
+    if (!(s_m >= 0.0 && s_m < track->length_m) || !trk_profile_on_grid(track, profile)) {
+        *speed_mps = trk_speed_at(profile, s_m, NULL);
+        return trk_spot_at(track, s_m, hint);
+    }
+    double f;
+    int i = trk_locate_inl(track, s_m, &f);
+    if (hint)
+        *hint = i;
+    *speed_mps = trk_profile_mix(profile, i, f);
+    return trk_spot_mix(track, i, f);
+}
+
+void trk_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m, double *line_out,
+                      double *speed_out, int n)
+{
+    bool on_grid = trk_profile_on_grid(track, profile);
+    for (int k = 0; k < n; k++) {
+        double s = s_m[k];
+        if (!(on_grid && s >= 0.0 && s < track->length_m)) {
+            trk_line_d_n(track, &s_m[k], &line_out[k], 1);
+            speed_out[k] = trk_speed_at(profile, s, NULL);
+            continue;
+        }
+        double f;
+        int i = trk_locate_inl(track, s, &f);
+        double a = track->samples[i].line_d_m, b = track->samples[i + 1].line_d_m;
+        line_out[k] = a + f * (b - a); /* as trk_lerp_field */
+        speed_out[k] = trk_profile_mix(profile, i, f);
     }
 }
 

@@ -174,6 +174,14 @@ TrkSpeedProfile *trk_speed_profile_create(const TrkTrack *track, const TrkCarPar
                                           double grip_scale);
 void trk_speed_profile_free(TrkSpeedProfile *profile);
 double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint); /* m/s, interpolated */
+/* trk_spot_at and trk_speed_at (into *speed_mps) at one arc length, and trk_line_d and trk_speed_at at n arc lengths,
+ * from one sample look-up each for a profile built on `track` (a driver reads the track and its speed plan at its
+ * own position every tick, and the line and the plan together along its braking distance); each value is
+ * bit-identical to its own query, whatever the profile and s. */
+TrkSpot trk_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m, int *hint,
+                          double *speed_mps);
+void trk_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m, double *line_out,
+                      double *speed_out, int n);
 double trk_profile_lap_time(const TrkSpeedProfile *profile);                /* s, flying lap along the path */
 
 #endif
