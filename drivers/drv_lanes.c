@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define DRV_LANES_STEP_M 1.0      /* arc-length resolution */
 #define DRV_LANES_SPACING_M 1.5   /* between lanes */
@@ -15,34 +16,63 @@
 #define DRV_LANES_SMOOTH_M 2.0    /* curvature averaged over +-this, like the track's own profile */
 #define DRV_LANES_MIN_SCALE 0.2   /* 1 - kappa d kept at least this (past the centre of a tight corner) */
 
-static double drv_lanes_corner_speed(const TrkCarParams *car, double grip_scale, double kp)
+/* The selects below stand for fmax/fmin (a library call each without -ffast-math) and give the same bits for every
+ * input: on a tie both sides are equal, the constant is never a zero (so signed zeros cannot differ), and for a NaN
+ * the comparison is false and picks the constant, which is what fmax/fmin return. */
+static double drv_lanes_scale(double kappa, double d)
 {
-    double k = fabs(kp);
-    double aero = grip_scale * car->mu * 0.5 * car->air_density_kgpm3 * car->downforce_area_m2 / car->mass_kg;
-    if (k <= aero + 1e-12)
-        return DRV_LANES_V_CAP_MPS;
-    return fmin(sqrt(grip_scale * car->mu * TRK_GRAVITY_MPS2 / (k - aero)), DRV_LANES_V_CAP_MPS);
+    double scale = 1.0 - kappa * d;
+    return scale > DRV_LANES_MIN_SCALE ? scale : DRV_LANES_MIN_SCALE; /* fmax(scale, DRV_LANES_MIN_SCALE) */
 }
 
-/* One lane: kappa holds the centre line's curvature per sample; v receives the lane's cap. */
-static void drv_lanes_fill(const TrkCarParams *car, double grip_scale, const double *kappa, int n, double step,
-                           double d, float *v)
+/* aero: grip_scale * mu * 0.5 rho ClA / m, the downforce's share of the corner speed (fixed for a car). */
+static double drv_lanes_corner_speed(const TrkCarParams *car, double grip_scale, double aero, double kp)
 {
+    double k = fabs(kp);
+    if (k <= aero + 1e-12)
+        return DRV_LANES_V_CAP_MPS;
+    double v = sqrt(grip_scale * car->mu * TRK_GRAVITY_MPS2 / (k - aero));
+    return v < DRV_LANES_V_CAP_MPS ? v : DRV_LANES_V_CAP_MPS; /* fmin(v, DRV_LANES_V_CAP_MPS) */
+}
+
+/* One lane: kappa holds the centre line's curvature per sample; v receives the lane's cap; scale is scratch (n). */
+static void drv_lanes_fill(const TrkCarParams *car, double grip_scale, const double *kappa, int n, double step,
+                           double d, float *v, double *scale)
+{
+    double aero = grip_scale * car->mu * 0.5 * car->air_density_kgpm3 * car->downforce_area_m2 / car->mass_kg;
     int start = 0;
     for (int i = 0; i < n; i++) {
-        double kp = kappa[i] / fmax(1.0 - kappa[i] * d, DRV_LANES_MIN_SCALE);
-        v[i] = (float)drv_lanes_corner_speed(car, grip_scale, kp);
+        scale[i] = drv_lanes_scale(kappa[i], d); /* the backward pass reads it again */
+        v[i] = (float)drv_lanes_corner_speed(car, grip_scale, aero, kappa[i] / scale[i]);
         if (v[i] < v[start])
             start = i;
     }
-    for (int k = 1; k <= n; k++) {
-        int i = ((start - k) % n + n) % n, j = (i + 1) % n;
-        double vj = v[j], scale = fmax(1.0 - kappa[j] * d, DRV_LANES_MIN_SCALE);
-        double g = grip_scale * trk_car_grip_mps2(car, vj), lat = vj * vj * fabs(kappa[j]) / scale;
+    /* i runs backwards round the loop from start - 1 (k = 1 .. n), j is the sample after it: stepped instead of
+     * two % per step */
+    for (int k = 1, j = start; k <= n; k++) {
+        int i = j == 0 ? n - 1 : j - 1;
+        double vj = v[j];
+        double g = grip_scale * trk_car_grip_mps2(car, vj), lat = vj * vj * fabs(kappa[j]) / scale[j];
         double a = (lat >= g ? 0.0 : sqrt(g * g - lat * lat)) + trk_car_drag_n(car, vj, 1.0) / car->mass_kg;
-        double vi = sqrt(vj * vj + 2.0 * a * step * scale); /* the lane's own length of this step */
+        double vi = sqrt(vj * vj + 2.0 * a * step * scale[j]); /* the lane's own length of this step */
         if (vi < v[i])
             v[i] = (float)vi;
+        j = i;
+    }
+}
+
+/* out[i]: the mean of raw[i - h .. i + h] round the loop (2h < n). */
+static void drv_lanes_smooth(const double *raw, int n, int h, double *out)
+{
+    for (int i = 0; i < n; i++) {
+        double acc = 0.0;
+        if (i >= h && i + h < n) /* away from the seam: the same sum in the same order, without two % a term */
+            for (int k = -h; k <= h; k++)
+                acc += raw[i + k];
+        else
+            for (int k = -h; k <= h; k++)
+                acc += raw[((i + k) % n + n) % n];
+        out[i] = acc / (2 * h + 1);
     }
 }
 
@@ -50,11 +80,10 @@ DrvLanes *drv_lanes_create(const TrkTrack *track, const TrkCarParams *car, doubl
 {
     double length = trk_length(track);
     int n = (int)ceil(length / DRV_LANES_STEP_M);
-    TrkSummary sum = trk_summary(track);
-    double half = 0.5 * sum.max_width_m;
+    double half = 0.5 * trk_max_width(track);
     int count = 2 * (int)ceil(half / DRV_LANES_SPACING_M) + 1;
     DrvLanes *lanes = calloc(1, sizeof *lanes);
-    double *kappa = malloc(sizeof(double) * (size_t)n);
+    double *kappa = malloc(sizeof(double) * 2 * (size_t)n), *scale = kappa ? kappa + n : NULL; /* n each */
     if (lanes)
         lanes->v_mps = malloc(sizeof(float) * (size_t)n * (size_t)count);
     if (!lanes || !kappa || !lanes->v_mps) {
@@ -69,24 +98,15 @@ DrvLanes *drv_lanes_create(const TrkTrack *track, const TrkCarParams *car, doubl
     lanes->d0_m = -0.5 * (count - 1) * DRV_LANES_SPACING_M;
     /* curvature averaged over a few metres: survey noise must not read as tiny corners */
     int h = (int)lround(DRV_LANES_SMOOTH_M / lanes->step_m), hint = -1;
-    double *raw = kappa;
     for (int i = 0; i < n; i++)
-        raw[i] = trk_curvature(track, i * lanes->step_m, &hint);
-    double *tmp = malloc(sizeof(double) * (size_t)n);
-    if (tmp != NULL && h > 0 && 2 * h < n) {
-        for (int i = 0; i < n; i++) {
-            double acc = 0.0;
-            for (int k = -h; k <= h; k++)
-                acc += raw[((i + k) % n + n) % n];
-            tmp[i] = acc / (2 * h + 1);
-        }
-        for (int i = 0; i < n; i++)
-            kappa[i] = tmp[i];
+        kappa[i] = trk_curvature(track, i * lanes->step_m, &hint);
+    if (h > 0 && 2 * h < n) {
+        drv_lanes_smooth(kappa, n, h, scale); /* scale is free until the lanes are filled */
+        memcpy(kappa, scale, sizeof(double) * (size_t)n);
     }
-    free(tmp);
     for (int j = 0; j < count; j++)
         drv_lanes_fill(car, grip_scale, kappa, n, lanes->step_m, lanes->d0_m + j * lanes->spacing_m,
-                       lanes->v_mps + (size_t)j * (size_t)n);
+                       lanes->v_mps + (size_t)j * (size_t)n, scale);
     free(kappa);
     return lanes;
 }

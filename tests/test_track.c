@@ -311,6 +311,41 @@ static int test_circle_curvature(void)
     return 0;
 }
 
+/* trk_max_width is the summary's max_width_m on its own (the lanes size themselves with it) */
+static int test_max_width_matches_summary(void)
+{
+    TrkPointDef p[64];
+    for (int i = 0; i < 64; i++) {
+        double a = 2.0 * PI * i / 64;
+        p[i] = (TrkPointDef){150.0 * cos(a), 90.0 * sin(a), 4.0 + (i % 5) * 0.7, 3.0 + (i % 3) * 1.1};
+    }
+    TrkTrack *t = trk_create(p, 64, NULL, NULL, 0);
+    TST_CHECK(t != NULL);
+    TrkSummary sum = trk_summary(t);
+    TST_CHECK(trk_max_width(t) == sum.max_width_m);
+    TST_CHECK(sum.max_width_m > sum.min_width_m + 1.0); /* the widths vary, so the maximum is a real one */
+    TST_NEAR(trk_max_width(t), 4.0 + 4 * 0.7 + 3.0 + 2 * 1.1, 1.0);
+    trk_free(t);
+    return 0;
+}
+
+/* Past TRK_MAX_LENGTH_M a track is an error, both when its pieces' lengths are kept for the resampling (a few long
+ * segments) and when there are too many to keep (many long segments: 200 x 4096 pieces). */
+static int test_too_long_track_fails(void)
+{
+    static TrkPointDef p[200];
+    const int counts[] = {8, 200};
+    for (int k = 0; k < 2; k++) {
+        circle_points(p, counts[k], 0.0, 0.0, 150e3, 10.0); /* 942 km round */
+        char err[256] = "";
+        TrkTrack *t = trk_create(p, counts[k], NULL, err, sizeof err);
+        TST_CHECK(t == NULL);
+        TST_CHECK(strncmp(err, "track too long", 14) == 0);
+        trk_free(t);
+    }
+    return 0;
+}
+
 static double sum_sq_curvature(const TrkTrack *t, int line)
 {
     double sum = 0.0;
@@ -593,6 +628,8 @@ int main(void)
     TST_RUN(test_spot_and_line_n_match_queries);
     TST_RUN(test_spot_and_line_with_speed_match_queries);
     TST_RUN(test_circle_curvature);
+    TST_RUN(test_max_width_matches_summary);
+    TST_RUN(test_too_long_track_fails);
     TST_RUN(test_racing_line_within_margins_and_smoother);
     TST_RUN(test_speed_profile_limits);
     TST_RUN(test_speed_profile_on_circle);

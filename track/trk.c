@@ -97,11 +97,22 @@ static int trk_cubic_pieces(const TrkPointDef *p1, const TrkPointDef *p2)
     return (int)k;
 }
 
-static double trk_cubic_length(const TrkCubic *c, int pieces)
+/* The length of piece k of a segment cut into `pieces` (trk_fill_samples asks for the same ones again). */
+static double trk_cubic_piece(const TrkCubic *c, int k, int pieces)
+{
+    return trk_cubic_arc(c, (double)k / pieces, (double)(k + 1) / pieces);
+}
+
+/* The segment's length; piece_len[k] (when not NULL) receives the length of piece k. */
+static double trk_cubic_length(const TrkCubic *c, int pieces, double *piece_len)
 {
     double len = 0.0;
-    for (int k = 0; k < pieces; k++)
-        len += trk_cubic_arc(c, (double)k / pieces, (double)(k + 1) / pieces);
+    for (int k = 0; k < pieces; k++) {
+        double l = trk_cubic_piece(c, k, pieces);
+        if (piece_len)
+            piece_len[k] = l;
+        len += l;
+    }
     return len;
 }
 
@@ -181,9 +192,10 @@ static const char *trk_check_points(const TrkPointDef *p, int n, int *bad)
     return NULL;
 }
 
-/* Resamples the closed spline every ds: positions, tangents, widths (linear in arc length between points). */
+/* Resamples the closed spline every ds: positions, tangents, widths (linear in arc length between points).
+ * piece_len: every segment's piece lengths in a row, as trk_cubic_length gave them, or NULL to integrate again. */
 static void trk_fill_samples(TrkTrack *t, const TrkPointDef *p, int np, const TrkCubic *cub, const int *pieces,
-                             const double *seg_len, double *cp_s)
+                             const double *seg_len, const double *piece_len, double *cp_s)
 {
     int out = 0;
     double seg_s0 = 0.0;
@@ -193,7 +205,7 @@ static void trk_fill_samples(TrkTrack *t, const TrkPointDef *p, int np, const Tr
         double piece_s0 = seg_s0;
         for (int k = 0; k < pieces[i] && out < t->n; k++) {
             double u0 = (double)k / pieces[i], u1 = (double)(k + 1) / pieces[i];
-            double plen = trk_cubic_arc(&cub[i], u0, u1);
+            double plen = piece_len ? piece_len[k] : trk_cubic_piece(&cub[i], k, pieces[i]);
             /* The last piece of the last segment takes every remaining sample so rounding never drops one. */
             int last = (i == np - 1 && k == pieces[i] - 1);
             while (out < t->n && (last || out * t->ds_m < piece_s0 + plen)) {
@@ -216,6 +228,8 @@ static void trk_fill_samples(TrkTrack *t, const TrkPointDef *p, int np, const Tr
             piece_s0 += plen;
         }
         seg_s0 += seg_len[i];
+        if (piece_len)
+            piece_len += pieces[i];
     }
 }
 
@@ -441,15 +455,27 @@ TrkTrack *trk_create_ex(const TrkPointDef *points, int n, const TrkDef *def, cha
     snprintf(t->name, sizeof t->name, "%s", d.name ? d.name : "unnamed");
     t->control_points = n;
     t->line_margin_m = d.line_margin_m;
-    double length = 0.0;
+    size_t piece_count = 0;
     for (int i = 0; i < n; i++) {
         cub[i] = trk_cubic_make(&points[(i + n - 1) % n], &points[i], &points[(i + 1) % n], &points[(i + 2) % n]);
         pieces[i] = trk_cubic_pieces(&points[i], &points[(i + 1) % n]);
-        seg_len[i] = trk_cubic_length(&cub[i], pieces[i]);
+        piece_count += (size_t)pieces[i];
+    }
+    /* Each piece's length, kept for the resampling, which needs the same integrals again (about one piece per
+     * 0.5 m of chord, so 16 bytes a metre while the track is built). Not kept for a table far larger than any
+     * track within TRK_MAX_LENGTH_M needs (such a track fails the length check below), nor without the memory:
+     * then the resampling integrates the pieces again, with the same results. */
+    double *piece_len = NULL;
+    if (piece_count <= 5 * (size_t)n + (size_t)(4.0 * TRK_MAX_LENGTH_M))
+        piece_len = malloc(sizeof *piece_len * (piece_count > 0 ? piece_count : 1));
+    double length = 0.0;
+    for (int i = 0, first = 0; i < n; first += pieces[i], i++) {
+        seg_len[i] = trk_cubic_length(&cub[i], pieces[i], piece_len ? piece_len + first : NULL);
         length += seg_len[i];
     }
     if (!(length <= TRK_MAX_LENGTH_M)) {
         trk_errf(err, err_len, "track too long: %.0f km (at most %.0f km)", length / 1000.0, TRK_MAX_LENGTH_M / 1000.0);
+        free(piece_len);
         return trk_fail(t, cub, pieces, seg_len);
     }
     t->length_m = length;
@@ -460,10 +486,12 @@ TrkTrack *trk_create_ex(const TrkPointDef *points, int n, const TrkDef *def, cha
     t->samples = calloc((size_t)t->n + 1, sizeof *t->samples); /* + the copy of sample 0 (trk_close_samples) */
     if (!t->samples) {
         trk_errf(err, err_len, "out of memory");
+        free(piece_len);
         return trk_fail(t, cub, pieces, seg_len);
     }
     double *cp_s = seg_len + n;
-    trk_fill_samples(t, points, n, cub, pieces, seg_len, cp_s);
+    trk_fill_samples(t, points, n, cub, pieces, seg_len, piece_len, cp_s);
+    free(piece_len);
     trk_fill_curvature(t);
     trk_close_samples(t); /* the racing line's optimiser already queries the table */
     if (trk_check_folds(t, points, cp_s, n, err, err_len, bad) || trk_check_crossings(t, cp_s, n, err, err_len, bad))
@@ -881,6 +909,14 @@ static int trk_count_corners(const TrkTrack *t)
         sign = sg, turn = sg ? fabs(kap) * t->ds_m : 0.0, gap = 0.0;
     }
     return corners;
+}
+
+double trk_max_width(const TrkTrack *track)
+{
+    double w = 0.0;
+    for (int i = 0; i < track->n; i++)
+        w = fmax(w, track->samples[i].left_m + track->samples[i].right_m); /* as trk_summary */
+    return w;
 }
 
 TrkSummary trk_summary(const TrkTrack *track)

@@ -118,6 +118,8 @@ typedef struct TrkSummary {
     int control_points;
 } TrkSummary;
 TrkSummary trk_summary(const TrkTrack *track);
+/* trk_summary's max_width_m alone, m: a pass over the widths without the summary's curvature and corner scans. */
+double trk_max_width(const TrkTrack *track);
 
 /* ---- vehicle and speed profile ----------------------------------------------------------------------------- */
 

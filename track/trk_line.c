@@ -11,44 +11,53 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* nx, ny, px and py have TRK_LINE_GHOST extra cells before index 0 and after index m - 1 holding the points across
- * the seam, so a sweep reads the neighbours i-2 .. i+2 of every point without wrapping its indices. */
+/* The points of a level are stored with TRK_LINE_GHOST extra cells before index 0 and after index m - 1 holding the
+ * points across the seam, so a sweep reads the neighbours i-2 .. i+2 of every point without wrapping its indices. */
 #define TRK_LINE_GHOST 2
+
+/* Everything a sweep reads about one point, side by side, so a sweep walks one array instead of twelve: about the
+ * same instructions, but a gp.ini load took 48 ms instead of 56 (fewer cache lines and streams per point). */
+typedef struct TrkLinePoint {
+    double px, py;       /* the line's point c + d n */
+    double d;            /* its offset, m */
+    double cx, cy;       /* centre line */
+    double nx, ny;       /* unit normal */
+    double lo, hi;       /* bounds of d */
+    double cx2, cy2;     /* 2 cx, 2 cy (exact doublings), as the sweep's 2.0 * cx and 2.0 * cy */
+    double a1, a2;       /* fixed by the normals: computed once per level, not once per sweep */
+    double neg_den;      /* -(a1^2 + 4 + a2^2): -(x) / den is x / -den, bit for bit (the sign is exact) */
+} TrkLinePoint;
 
 typedef struct TrkLineLevel {
     int m;
-    double *cx, *cy, *nx, *ny, *lo, *hi, *d, *px, *py;
-    double *a1, *a2, *den; /* per point, fixed by the normals: computed once per level, not once per sweep */
+    TrkLinePoint *mem; /* m + 2 TRK_LINE_GHOST points */
+    TrkLinePoint *p;   /* mem + TRK_LINE_GHOST: p[-2] .. p[m + 1] */
 } TrkLineLevel;
 
 static void trk_level_free(TrkLineLevel *lv)
 {
-    free(lv->cx);
-    lv->cx = NULL;
+    free(lv->mem);
+    lv->mem = lv->p = NULL;
 }
 
-/* One allocation for the twelve arrays of a level (four of them with ghost cells); the centre, normal and bounds
- * come from the sample table. */
+/* The centre, normal and bounds of each point come from the sample table. */
 static int trk_level_init(TrkLineLevel *lv, const TrkTrack *t, int m, double margin)
 {
-    const int g = TRK_LINE_GHOST, mg = m + 2 * TRK_LINE_GHOST;
     lv->m = m;
-    lv->cx = malloc(sizeof(double) * (12 * (size_t)m + 8 * TRK_LINE_GHOST));
-    if (!lv->cx)
+    lv->mem = calloc((size_t)m + 2 * TRK_LINE_GHOST, sizeof *lv->mem);
+    if (!lv->mem)
         return 0;
-    lv->cy = lv->cx + m, lv->nx = lv->cy + m + g, lv->ny = lv->nx + mg;
-    lv->lo = lv->ny + m + g, lv->hi = lv->lo + m, lv->d = lv->hi + m;
-    lv->px = lv->d + m + g, lv->py = lv->px + mg;
-    lv->a1 = lv->py + m + g, lv->a2 = lv->a1 + m, lv->den = lv->a2 + m;
+    lv->p = lv->mem + TRK_LINE_GHOST;
     int hint = -1;
     for (int j = 0; j < m; j++) {
+        TrkLinePoint *q = &lv->p[j];
         double s = t->length_m * j / m;
         TrkPose p = trk_pose_at(t, s, &hint);
-        lv->cx[j] = p.x_m, lv->cy[j] = p.y_m, lv->nx[j] = p.nx, lv->ny[j] = p.ny;
+        q->cx = p.x_m, q->cy = p.y_m, q->nx = p.nx, q->ny = p.ny;
         double hi = trk_width_left(t, s, &hint) - margin, lo = margin - trk_width_right(t, s, &hint);
         if (lo > hi) /* narrower than two margins: the middle between the margins */
             lo = hi = 0.5 * (lo + hi);
-        lv->lo[j] = lo, lv->hi[j] = hi, lv->d[j] = 0.0;
+        q->lo = lo, q->hi = hi, q->d = 0.0;
     }
     return 1;
 }
@@ -56,43 +65,76 @@ static int trk_level_init(TrkLineLevel *lv, const TrkTrack *t, int m, double mar
 /* Fine level's d from the coarse one, linearly between coarse points (periodic). */
 static void trk_level_upsample(TrkLineLevel *fine, const TrkLineLevel *coarse)
 {
+    const TrkLinePoint *c = coarse->p;
     for (int j = 0; j < fine->m; j++) {
         double x = (double)j * coarse->m / fine->m;
         int a = (int)x;
         double f = x - a;
         if (a >= coarse->m)
             a = coarse->m - 1;
-        double d = coarse->d[a] + f * (coarse->d[(a + 1) % coarse->m] - coarse->d[a]);
-        fine->d[j] = d < fine->lo[j] ? fine->lo[j] : (d > fine->hi[j] ? fine->hi[j] : d);
+        double d = c[a].d + f * (c[(a + 1) % coarse->m].d - c[a].d);
+        TrkLinePoint *q = &fine->p[j];
+        q->d = d < q->lo ? q->lo : (d > q->hi ? q->hi : d);
     }
 }
 
-/* Copies the points at the ends of an array into the ghost cells beyond the other end. */
-static void trk_ghost_low(double *v, int m)
+/* Copies the points (px, py) at the ends of the level into the ghost cells beyond the other end. */
+static void trk_ghost_low(TrkLinePoint *p, int m)
 {
     for (int k = 1; k <= TRK_LINE_GHOST; k++)
-        v[-k] = v[m - k];
+        p[-k].px = p[m - k].px, p[-k].py = p[m - k].py;
 }
 
-static void trk_ghost_high(double *v, int m)
+static void trk_ghost_high(TrkLinePoint *p, int m)
 {
     for (int k = 0; k < TRK_LINE_GHOST; k++)
-        v[m + k] = v[k];
+        p[m + k].px = p[k].px, p[m + k].py = p[k].py;
 }
 
-/* The per-point constants of a level: a1, a2 and den depend on the normals only (so do the normals' ghosts). */
+/* The per-point constants of a level: a1, a2 and neg_den depend on the normals only (so do the normals' ghosts);
+ * cx2, cy2 on the centre. */
 static void trk_level_prepare(TrkLineLevel *lv)
 {
     int m = lv->m;
+    TrkLinePoint *p = lv->p;
     for (int j = 0; j < m; j++) {
-        lv->px[j] = lv->cx[j] + lv->d[j] * lv->nx[j];
-        lv->py[j] = lv->cy[j] + lv->d[j] * lv->ny[j];
+        p[j].px = p[j].cx + p[j].d * p[j].nx;
+        p[j].py = p[j].cy + p[j].d * p[j].ny;
         int b = j >= 1 ? j - 1 : m - 1, c = j + 1 < m ? j + 1 : j + 1 - m;
-        double a1 = lv->nx[j] * lv->nx[b] + lv->ny[j] * lv->ny[b], a2 = lv->nx[j] * lv->nx[c] + lv->ny[j] * lv->ny[c];
-        lv->a1[j] = a1, lv->a2[j] = a2, lv->den[j] = a1 * a1 + 4.0 + a2 * a2;
+        double a1 = p[j].nx * p[b].nx + p[j].ny * p[b].ny, a2 = p[j].nx * p[c].nx + p[j].ny * p[c].ny;
+        p[j].a1 = a1, p[j].a2 = a2, p[j].neg_den = -(a1 * a1 + 4.0 + a2 * a2);
+        p[j].cx2 = 2.0 * p[j].cx, p[j].cy2 = 2.0 * p[j].cy;
     }
-    trk_ghost_low(lv->nx, m), trk_ghost_high(lv->nx, m);
-    trk_ghost_low(lv->ny, m), trk_ghost_high(lv->ny, m);
+    for (int k = 1; k <= TRK_LINE_GHOST; k++)
+        p[-k].nx = p[m - k].nx, p[-k].ny = p[m - k].ny;
+    for (int k = 0; k < TRK_LINE_GHOST; k++)
+        p[m + k].nx = p[k].nx, p[m + k].ny = p[k].ny;
+}
+
+/* Points from .. to - 1 of one projected SOR sweep (see trk_level_sweep); returns the larger of `moved` and their
+ * largest move. */
+static double trk_level_sweep_run(TrkLinePoint *p, int from, int to, double moved)
+{
+    const double omega = 1.6; /* over-relaxation: about 3x faster than plain Gauss-Seidel here, still stable */
+    for (int i = from; i < to; i++) {
+        TrkLinePoint *q = &p[i];
+        const TrkLinePoint *b2 = q - 2, *b1 = q - 1, *f1 = q + 1, *f2 = q + 2;
+        double nx = q->nx, ny = q->ny, cx = q->cx, cy = q->cy;
+        /* e_j = (P_{j-1} - 2 P_j + P_{j+1}) . n_j = r_j + a_j d_i: the normal part of the second difference at
+         * j = i-1, i, i+1, split into what d_i contributes and the rest. */
+        double r1 = (b2->px - 2.0 * b1->px + cx) * b1->nx + (b2->py - 2.0 * b1->py + cy) * b1->ny;
+        double r0 = (b1->px - q->cx2 + f1->px) * nx + (b1->py - q->cy2 + f1->py) * ny;
+        double r2 = (cx - 2.0 * f1->px + f2->px) * f1->nx + (cy - 2.0 * f1->py + f2->py) * f1->ny;
+        double best = (q->a1 * r1 - 2.0 * r0 + q->a2 * r2) / q->neg_den;
+        double d = q->d + omega * (best - q->d);
+        d = d < q->lo ? q->lo : (d > q->hi ? q->hi : d);
+        double step = fabs(d - q->d);
+        moved = step > moved ? step : moved; /* fmax without the call: both are >= 0, never NaN */
+        q->d = d;
+        q->px = cx + d * nx;
+        q->py = cy + d * ny;
+    }
+    return moved;
 }
 
 /* One projected SOR sweep in index order: each d_i jumps to its best value with its neighbours (i-2 .. i+2 around
@@ -101,31 +143,11 @@ static void trk_level_prepare(TrkLineLevel *lv)
  * as they were (not yet moved in this sweep), after index m-1 the points 0, 1 once moved. */
 static double trk_level_sweep(TrkLineLevel *lv)
 {
-    const double omega = 1.6; /* over-relaxation: about 3x faster than plain Gauss-Seidel here, still stable */
     int m = lv->m;
-    double *px = lv->px, *py = lv->py, *dd = lv->d;
-    const double *nxs = lv->nx, *nys = lv->ny, *cxs = lv->cx, *cys = lv->cy;
-    trk_ghost_low(px, m), trk_ghost_low(py, m);
-    double moved = 0.0;
-    for (int i = 0; i < m; i++) {
-        double nx = nxs[i], ny = nys[i], cx = cxs[i], cy = cys[i];
-        /* e_j = (P_{j-1} - 2 P_j + P_{j+1}) . n_j = r_j + a_j d_i: the normal part of the second difference at
-         * j = i-1, i, i+1, split into what d_i contributes and the rest. */
-        double r1 = (px[i - 2] - 2.0 * px[i - 1] + cx) * nxs[i - 1] + (py[i - 2] - 2.0 * py[i - 1] + cy) * nys[i - 1];
-        double r0 = (px[i - 1] - 2.0 * cx + px[i + 1]) * nx + (py[i - 1] - 2.0 * cy + py[i + 1]) * ny;
-        double r2 = (cx - 2.0 * px[i + 1] + px[i + 2]) * nxs[i + 1] + (cy - 2.0 * py[i + 1] + py[i + 2]) * nys[i + 1];
-        double best = -(lv->a1[i] * r1 - 2.0 * r0 + lv->a2[i] * r2) / lv->den[i];
-        double d = dd[i] + omega * (best - dd[i]);
-        d = d < lv->lo[i] ? lv->lo[i] : (d > lv->hi[i] ? lv->hi[i] : d);
-        double step = fabs(d - dd[i]);
-        moved = step > moved ? step : moved; /* fmax without the call: both are >= 0, never NaN */
-        dd[i] = d;
-        px[i] = cx + d * nx;
-        py[i] = cy + d * ny;
-        if (i == TRK_LINE_GHOST - 1) /* points 0, 1 have moved: the last points see them past the seam */
-            trk_ghost_high(px, m), trk_ghost_high(py, m);
-    }
-    return moved;
+    trk_ghost_low(lv->p, m);
+    double moved = trk_level_sweep_run(lv->p, 0, TRK_LINE_GHOST, 0.0);
+    trk_ghost_high(lv->p, m); /* points 0, 1 have moved: the last points see them past the seam */
+    return trk_level_sweep_run(lv->p, TRK_LINE_GHOST, m, moved);
 }
 
 /* Returns after `iterations` sweeps, or earlier once no offset moves by more than 0.1 mm in a sweep. */
@@ -167,7 +189,7 @@ void trk_line_compute(TrkTrack *t, int iterations)
         int m = l == 0 ? t->n : (t->n >> l);
         if (!trk_level_init(&cur, t, m, t->line_margin_m))
             break;
-        if (prev.cx)
+        if (prev.mem)
             trk_level_upsample(&cur, &prev);
         trk_level_free(&prev);
         /* At most about 0.5 million point updates per level (~3 ms) whatever the track length. */
@@ -177,10 +199,10 @@ void trk_line_compute(TrkTrack *t, int iterations)
             its = iterations;
         trk_level_solve(&cur, its);
         prev = cur;
-        cur.cx = NULL;
+        cur.mem = cur.p = NULL;
     }
     for (int i = 0; i < t->n; i++)
-        t->samples[i].line_d_m = prev.cx && prev.m == t->n ? prev.d[i] : 0.0;
+        t->samples[i].line_d_m = prev.mem && prev.m == t->n ? prev.p[i].d : 0.0;
     trk_level_free(&prev);
     trk_line_finish(t);
 }

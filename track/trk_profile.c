@@ -65,17 +65,20 @@ static void trk_profile_passes(const TrkCarParams *car, double grip_scale, const
         if (v[i] < v[start])
             start = i;
     }
-    /* Backward: the speed at i is at most what braking over ds[i] can shed before i + 1. */
-    for (int k = 1; k <= n; k++) {
-        int i = ((start - k) % n + n) % n, j = (i + 1) % n;
+    /* Backward: the speed at i is at most what braking over ds[i] can shed before i + 1. i runs round the loop
+     * from start - 1 down to start, j is the sample after it (stepped, not two % a step). */
+    for (int k = 1, j = start; k <= n; k++) {
+        int i = j == 0 ? n - 1 : j - 1;
         double a = trk_long_grip(car, grip_scale, v[j], kappa[j]) + trk_car_drag_n(car, v[j], 1.0) / car->mass_kg;
         double vi = sqrt(v[j] * v[j] + 2.0 * a * ds[i]);
         if (vi < v[i])
             v[i] = vi;
+        j = i;
     }
-    /* Forward: the speed at i + 1 is at most what the engine and the remaining grip give over ds[i]. */
-    for (int k = 0; k < n; k++) {
-        int i = (start + k) % n, j = (i + 1) % n;
+    /* Forward: the speed at i + 1 is at most what the engine and the remaining grip give over ds[i]; i runs from
+     * start round the loop. */
+    for (int k = 0, i = start; k < n; k++) {
+        int j = i + 1 == n ? 0 : i + 1;
         double drive = trk_car_drive_mps2(car, v[i]), traction = grip_scale * car->mu * TRK_GRAVITY_MPS2;
         drive = drive < traction ? drive : traction;
         double grip = trk_long_grip(car, grip_scale, v[i], kappa[i]);
@@ -84,6 +87,7 @@ static void trk_profile_passes(const TrkCarParams *car, double grip_scale, const
         double vj = v2 > 0.0 ? sqrt(v2) : 0.0;
         if (vj < v[j])
             v[j] = vj;
+        i = j;
     }
     if (n > 0) /* always (a track has at least 16 samples); says so to the compiler */
         v[n] = v[0]; /* the copy that spares trk_speed_at a wrap (v has n + 1 entries) */
