@@ -39,10 +39,10 @@
 #define DRV_FOLLOW_BRAKE_MPS2 8.0        /* assumed braking for the stopping-distance limit */
 #define DRV_CLOSE_BRAKE_SHARE 0.5        /* of the grip, braking counted on to stop closing on a car ahead */
 #define DRV_CLOSE_ANTICIPATE_S 1.0       /* how far ahead in time a lead's speed is anticipated from the plan */
-#define DRV_CLEAR_LAT_MPS2 4.0
+#define DRV_CLEAR_LAT_MPS2 4.0          /* assumed lateral acceleration when judging whether a move clears a car */
 #define DRV_COURSE_MEET_MAX_S 3.0        /* the line is followed this far in time to where we would catch a car */
 #define DRV_COURSE_SAMPLES 4             /* points of the line looked at on the way */
-#define DRV_COURSE_RANGE_M 80.0          /* cars further ahead than this are not followed yet */           /* assumed lateral acceleration when judging whether a move clears a car */
+#define DRV_COURSE_RANGE_M 80.0          /* cars further ahead than this are not followed yet */
 
 #define DRV_FILE_AHEAD_M 12.0          /* single file: cars this far ahead (centre to centre) may be beside us */
 #define DRV_FILE_GAP_M 1.0             /* a bumper gap below this counts as beside */
