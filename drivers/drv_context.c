@@ -537,6 +537,16 @@ void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d
     out->target_speed_mps = target_v;
 }
 
+/* Whether every value of lo..hi is at most limit (none NaN), in one pass that vectorises: the usual map, where the
+ * run of open lanes is the whole reach, without a step per slot. */
+static bool drv_all_at_most(const float *v, int lo, int hi, float limit)
+{
+    int above = 0;
+    for (int i = lo; i <= hi; i++)
+        above += !(v[i] <= limit);
+    return above == 0;
+}
+
 /* Whether the decision holds the car off the racing line: the line, over the braking distance to the chosen lane's
  * cap, leaves the lanes open to us (the contiguous run of reachable slots around the chosen one whose danger is
  * below DRV_HELD_DANGER, or within the masking tolerance of the chosen one's, half a slot wider each side). A car
@@ -549,10 +559,17 @@ static bool drv_line_blocked(const DrvDriver *driver, const DrvView *view, DrvHe
     float limit = map->danger[res->chosen_slot] + (float)DRV_RESOLVE_MASK_TOL;
     limit = limit > DRV_HELD_DANGER ? limit : DRV_HELD_DANGER;
     int a = res->chosen_slot, b = res->chosen_slot;
-    while (a - 1 >= res->reach_lo && map->danger[a - 1] <= limit)
-        a--;
-    while (b + 1 <= res->reach_hi && map->danger[b + 1] <= limit)
-        b++;
+    /* reach_open: every slot of the reach is at most the chosen one's danger + the tolerance, so at most limit */
+    if ((res->reach_open || drv_all_at_most(map->danger, res->reach_lo, res->reach_hi, limit)) &&
+        a >= res->reach_lo && a <= res->reach_hi) {
+        a = res->reach_lo; /* the loops below would walk to both ends */
+        b = res->reach_hi;
+    } else {
+        while (a - 1 >= res->reach_lo && map->danger[a - 1] <= limit)
+            a--;
+        while (b + 1 <= res->reach_hi && map->danger[b + 1] <= limit)
+            b++;
+    }
     if (a == 0 && b == map->slots - 1)
         return false; /* the whole track: the line never leaves it */
     double hi_d = drv_map_slot_d(map, a) + 0.5 * map->step_m, lo_d = drv_map_slot_d(map, b) - 0.5 * map->step_m;

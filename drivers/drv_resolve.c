@@ -81,25 +81,66 @@ static int drv_walk_nearest(const float *danger, const float *interest, int lo, 
     return -1;
 }
 
+/* True when every slot's danger is below the walk's floor (the usual map: edge tokens, commitment, far skirts),
+ * with the least danger in *dmin. Then every slot is flat ground to the walk (drv_walk_level 0: no rise, no wall),
+ * so both walks run to the map's ends, and the slots they cover are all slots: what drv_walk_dir's two calls give
+ * in a step each per slot, here in one pass that vectorises. The least danger is the same number whatever order it
+ * is taken in (no slot is NaN here: a NaN is not below the floor) but for which of +0 and -0 wins a tie, and the
+ * caller only adds a tolerance to it, which gives the same for both. */
+static bool drv_walk_flat(const float *danger, int n, float *dmin)
+{
+    /* in four running counts and minima (slot i in the i % 4th), like drv_walk_top: a select is no reduction the
+     * compiler vectorises by itself */
+    int above4[4] = {0, 0, 0, 0};
+    float low4[4] = {danger[0], danger[0], danger[0], danger[0]};
+    int i = 0;
+    for (; i + 3 < n; i += 4)
+        for (int k = 0; k < 4; k++) {
+            float d = danger[i + k];
+            above4[k] += !(d < DRV_RESOLVE_WALK_FLOOR);
+            low4[k] = d < low4[k] ? d : low4[k];
+        }
+    int above = above4[0] + above4[1] + above4[2] + above4[3];
+    float low = low4[0];
+    for (int k = 1; k < 4; k++)
+        low = low4[k] < low ? low4[k] : low;
+    for (; i < n; i++) {
+        above += !(danger[i] < DRV_RESOLVE_WALK_FLOOR);
+        low = danger[i] < low ? danger[i] : low;
+    }
+    *dmin = low;
+    return above == 0;
+}
+
 /* The best interest among the slots of lo..hi whose danger is not above limit, -1 when none is above -1 (NaN interest
  * never counts). Kept in four running maxima (slot i in the (i - lo) % 4th) updated by selects, not branches: fewer
  * instructions, and no branch on the data. The maximum of a set does not depend on the order it is taken in but for
- * which of +0 and -0 wins a tie, and the caller only subtracts a tolerance from it, which gives the same for both. */
-static float drv_walk_top(const float *danger, const float *interest, int lo, int hi, float limit)
+ * which of +0 and -0 wins a tie, and the caller only subtracts a tolerance from it, which gives the same for both.
+ * *masked counts the slots of lo..hi whose danger is not at most limit (in the same pass): when there are none, the
+ * run of unmasked slots around any slot is all of lo..hi. */
+static float drv_walk_top(const float *danger, const float *interest, int lo, int hi, float limit, int *masked)
 {
     float top4[4] = {-1.0f, -1.0f, -1.0f, -1.0f};
+    int out4[4] = {0, 0, 0, 0};
     int i = lo;
     for (; i + 3 <= hi; i += 4)
         for (int k = 0; k < 4; k++) {
-            float in = interest[i + k], c = danger[i + k] <= limit ? in : -1.0f; /* -1 never raises a maximum */
+            bool ok = danger[i + k] <= limit;
+            float in = interest[i + k], c = ok ? in : -1.0f; /* -1 never raises a maximum */
             top4[k] = c > top4[k] ? c : top4[k];
+            out4[k] += !ok;
         }
     float top = top4[0];
     for (int k = 1; k < 4; k++)
         top = top4[k] > top ? top4[k] : top;
-    for (; i <= hi; i++)
-        if (danger[i] <= limit && interest[i] > top)
+    int out = out4[0] + out4[1] + out4[2] + out4[3];
+    for (; i <= hi; i++) {
+        bool ok = danger[i] <= limit;
+        if (ok && interest[i] > top)
             top = interest[i];
+        out += !ok;
+    }
+    *masked = out;
     return top;
 }
 
@@ -115,23 +156,33 @@ void drv_resolve_walk(const DrvContextMap *map, double current_d_m, DrvResolveRe
     int left = f <= 0.0 ? 0 : (f >= n - 1 ? n - 1 : (int)f);
     int right = f <= 0.0 ? 0 : (f >= n - 1 ? n - 1 : (int)ceil(f));
     /* the two walks cover lo..hi between them (right is left or left + 1), so they find its least danger too */
-    float dmin = danger[left];
-    int lo = drv_walk_dir(danger, n, left, -1, &dmin);
-    int hi = drv_walk_dir(danger, n, right, +1, &dmin);
+    float dmin;
+    int lo = 0, hi = n - 1;
+    if (!drv_walk_flat(danger, n, &dmin)) {
+        dmin = danger[left];
+        lo = drv_walk_dir(danger, n, left, -1, &dmin);
+        hi = drv_walk_dir(danger, n, right, +1, &dmin);
+    }
     float limit = dmin + (float)DRV_RESOLVE_MASK_TOL;
 
     /* Best interest among unmasked slots. Slots within DRV_RESOLVE_INTEREST_TOL of the best count as equal and
      * the one nearest the car wins, so near-equal lanes do not pull it across the track tick after tick. */
-    float top = drv_walk_top(danger, interest, lo, hi, limit);
+    int masked;
+    float top = drv_walk_top(danger, interest, lo, hi, limit, &masked);
     int best = drv_walk_nearest(danger, interest, lo, hi, cur, limit, top - (float)DRV_RESOLVE_INTEREST_TOL);
 
     /* Refine only inside the contiguous unmasked run around the best slot, so the offset never leans into a
-     * masked (dangerous) slot. */
+     * masked (dangerous) slot. With no masked slot in lo..hi (most decisions) the run is lo..hi itself. */
     int run_lo = best, run_hi = best;
-    while (run_lo - 1 >= lo && danger[run_lo - 1] <= limit)
-        run_lo--;
-    while (run_hi + 1 <= hi && danger[run_hi + 1] <= limit)
-        run_hi++;
+    if (masked == 0 && best >= 0) {
+        run_lo = lo;
+        run_hi = hi;
+    } else {
+        while (run_lo - 1 >= lo && danger[run_lo - 1] <= limit)
+            run_lo--;
+        while (run_hi + 1 <= hi && danger[run_hi + 1] <= limit)
+            run_hi++;
+    }
     /* The tolerance may have picked the flank of a peak: climb to its top, which is where the lane really is. */
     for (;;) {
         if (best > run_lo && interest[best - 1] > interest[best])
@@ -150,6 +201,9 @@ void drv_resolve_walk(const DrvContextMap *map, double current_d_m, DrvResolveRe
     out->chosen_d_m = map->d_left_m - fb * map->step_m;
     out->chosen_danger = danger[best];
     out->no_slot = false;
+    /* nothing masked: every slot of lo..hi is at most limit = dmin + tol <= danger[best] + tol (dmin is the least
+     * danger of lo..hi, which holds best, and none is NaN) */
+    out->reach_open = masked == 0 && best >= 0;
 }
 
 int drv_resolve_pick(const float *value, const bool *ok, int lo, int hi, int cur)
@@ -198,6 +252,7 @@ void drv_resolve_choose(const DrvContextMap *map, int cur, int best, double f, D
     out->chosen_d_m = map->d_left_m - f * map->step_m;
     out->chosen_danger = map->danger[best];
     out->no_slot = false;
+    out->reach_open = false;
 }
 
 void drv_resolve_hold(const DrvContextMap *map, int cur, double current_d_m, DrvResolveResult *out)
@@ -209,4 +264,5 @@ void drv_resolve_hold(const DrvContextMap *map, int cur, double current_d_m, Drv
     out->chosen_d_m = current_d_m;
     out->chosen_danger = map->danger[cur];
     out->no_slot = true;
+    out->reach_open = false;
 }

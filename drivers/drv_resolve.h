@@ -26,6 +26,9 @@ typedef struct DrvResolveResult {
     double chosen_d_m;       /* after sub-slot interpolation */
     double chosen_danger;    /* danger at the chosen offset, 0..1 */
     bool no_slot;            /* no acceptable slot was left (threshold-blend, mask-sum): the driver should brake */
+    bool reach_open;         /* known that every slot of reach_lo..reach_hi has danger at most chosen_slot's plus
+                              * DRV_RESOLVE_MASK_TOL (as floats; none NaN); false when not known (a hint for callers
+                              * that would otherwise test it slot by slot) */
 } DrvResolveResult;
 
 typedef void DrvResolveFn(const DrvContextMap *map, double current_d_m, DrvResolveResult *out);

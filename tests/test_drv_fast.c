@@ -162,6 +162,105 @@ static int test_walk_choice_matches_reference(void)
     return 0;
 }
 
+/* drv_resolve_walk as first written: a step per slot each way (the walk's least danger kept on the way), the run of
+ * unmasked slots around the choice found a step per slot. */
+static int ref_walk_dir(const float *danger, int n, int from, int dir, float *dmin)
+{
+    int i = from;
+    float here = danger[i] < DRV_RESOLVE_WALK_FLOOR ? 0.0f : danger[i], low = danger[i];
+    while (i + dir >= 0 && i + dir < n) {
+        float raw = danger[i + dir], next = raw < DRV_RESOLVE_WALK_FLOOR ? 0.0f : raw;
+        if (next > here + (float)DRV_RESOLVE_WALK_EPS || next >= DRV_RESOLVE_WALL)
+            break;
+        i += dir;
+        here = next;
+        low = raw < low ? raw : low;
+    }
+    if (low < *dmin)
+        *dmin = low;
+    return i;
+}
+
+static void ref_walk(const DrvContextMap *map, double current_d_m, DrvResolveResult *out)
+{
+    const int n = map->slots;
+    const float *danger = map->danger, *interest = map->interest;
+    int cur = drv_map_d_to_slot(map, current_d_m);
+    double f = drv_map_d_to_slotf(map, current_d_m);
+    int left = f <= 0.0 ? 0 : (f >= n - 1 ? n - 1 : (int)f);
+    int right = f <= 0.0 ? 0 : (f >= n - 1 ? n - 1 : (int)ceil(f));
+    float dmin = danger[left];
+    int lo = ref_walk_dir(danger, n, left, -1, &dmin);
+    int hi = ref_walk_dir(danger, n, right, +1, &dmin);
+    float limit = dmin + (float)DRV_RESOLVE_MASK_TOL, top = -1.0f;
+    for (int i = lo; i <= hi; i++)
+        if (danger[i] <= limit && interest[i] > top)
+            top = interest[i];
+    int best = ref_nearest(danger, interest, lo, hi, cur, limit, top);
+    int run_lo = best, run_hi = best;
+    while (run_lo - 1 >= lo && danger[run_lo - 1] <= limit)
+        run_lo--;
+    while (run_hi + 1 <= hi && danger[run_hi + 1] <= limit)
+        run_hi++;
+    for (;;) {
+        if (best > run_lo && interest[best - 1] > interest[best])
+            best--;
+        else if (best < run_hi && interest[best + 1] > interest[best])
+            best++;
+        else
+            break;
+    }
+    double fb = drv_resolve_subslot(interest, best, run_lo, run_hi);
+    *out = (DrvResolveResult){.current_slot = cur, .reach_lo = lo, .reach_hi = hi, .chosen_slot = best,
+                              .chosen_d_m = map->d_left_m - fb * map->step_m, .chosen_danger = danger[best]};
+}
+
+/* The walk (both walks at once when every slot is below the floor; the run of unmasked slots taken whole when
+ * nothing in reach is masked) gives the reference's result bit for bit: on maps all below the floor (the usual
+ * map: flat, the walks reach both ends), maps with bumps, walls and plateaus, and maps with slots just either side
+ * of the floor and of the mask limit. */
+static int test_walk_matches_reference(void)
+{
+    static const double low[] = {0.0, 0.0, 0.01, 0.04, 0.05, 0.0501, 0.09, 0.0999};
+    static const double any[] = {0.0, 0.04, 0.09, 0.0999, 0.1, 0.1001, 0.3, 0.35, 0.949, 0.95, 1.0};
+    static const double interests[] = {0.0, 0.02, 0.3, 0.3, 0.45, 0.9, 1.0, 0.995};
+    unsigned state = 17u;
+    int bad = 0, flat = 0, bumpy = 0, open = 0;
+    for (int round = 0; round < 20000; round++) {
+        DrvContextMap m;
+        drv_map_init(&m, 2 + (int)(next_u(&state) % 63u), 5.0, -5.0);
+        unsigned kind = next_u(&state) % 4u; /* 0, 1: below the floor; 2: anything; 3: below it but a few slots */
+        for (int i = 0; i < m.slots; i++) {
+            m.danger[i] = (float)(kind == 2 ? pick(&state, any, 11) : pick(&state, low, 8));
+            m.interest[i] = (float)pick(&state, interests, 8);
+        }
+        if (kind == 3)
+            for (int k = 0; k < 3; k++)
+                m.danger[next_u(&state) % (unsigned)m.slots] = (float)pick(&state, any, 11);
+        double d = -5.5 + 11.0 * (next_u(&state) % 1000u) / 999.0;
+        DrvResolveResult a, b;
+        drv_resolve_walk(&m, d, &a);
+        ref_walk(&m, d, &b);
+        bad += a.current_slot != b.current_slot || a.reach_lo != b.reach_lo || a.reach_hi != b.reach_hi ||
+               a.chosen_slot != b.chosen_slot || !same_bits(a.chosen_d_m, b.chosen_d_m) ||
+               !same_bits(a.chosen_danger, b.chosen_danger) || a.no_slot != b.no_slot;
+        /* reach_open, when set, holds */
+        for (int i = a.reach_lo; a.reach_open && i <= a.reach_hi; i++)
+            bad += !(m.danger[i] <= m.danger[a.chosen_slot] + (float)DRV_RESOLVE_MASK_TOL);
+        open += a.reach_open;
+        bool all_low = true;
+        for (int i = 0; i < m.slots; i++)
+            all_low = all_low && m.danger[i] < DRV_RESOLVE_WALK_FLOOR;
+        flat += all_low;
+        bumpy += !all_low && (b.reach_lo > 0 || b.reach_hi < m.slots - 1);
+    }
+    TST_CHECK(flat > 5000);
+    TST_CHECK(bumpy > 2000);
+    TST_CHECK(open > 1000);
+    TST_CHECK(bad == 0);
+    return 0;
+}
+
 /* drv_map_write_peak_on_floor gives the map drv_map_write_all + drv_map_write_peak give, over random maps, peaks
  * (values below, at and above 1) and falloffs, on top of existing content. */
 static int test_peak_on_floor_matches_two_writes(void)
@@ -305,6 +404,7 @@ int main(void)
     TST_RUN(test_lanes_speed_matches_reference);
     TST_RUN(test_lanes_row_matches_speed);
     TST_RUN(test_walk_choice_matches_reference);
+    TST_RUN(test_walk_matches_reference);
     TST_RUN(test_peak_on_floor_matches_two_writes);
     TST_RUN(test_band_matches_reference);
     TST_RUN(test_commit_matches_reference);
