@@ -34,6 +34,8 @@ DrvDriver *drv_create(const DrvPersonality *p, const TrkTrack *track, const TrkC
     driver->hints = (DrvHints){-1, -1, -1, -1, -1, -1};
     driver->decide_periods_valid = false; /* computed on the first tick, for its dt */
     driver->noise = (DrvNoise){0.0, 1.0, 0.0};
+    for (int k = 2; k <= DRV_HYST_POW_TICKS; k++)
+        driver->hyst_pow[k] = pow(p->hysteresis, (double)k);
     driver->debug.resolver = p->resolver;
     /* spread the drivers' decisions over the ticks of a decision period, so no tick carries them all */
     DrvRng phase = drv_rng_seed(~seed); /* not the noise generator's own sequence */
@@ -149,6 +151,8 @@ double drv_hysteresis_weight(const DrvDriver *driver, long tick)
 {
     long k = tick - driver->last_decide_tick;
     double h = driver->p.hysteresis;
+    if (k > 1 && k <= DRV_HYST_POW_TICKS)
+        return driver->hyst_pow[k]; /* pow(h, k), computed at creation */
     return k > 1 && k < 1000000 ? pow(h, (double)k) : h;
 }
 

@@ -27,6 +27,9 @@ typedef struct DrvPlan {
                           * is held off the line there, and the lanes' caps are judged over that distance */
 } DrvPlan;
 
+/* Decision gaps, in ticks, whose hysteresis weight is kept in a table (a far decision comes every 4th tick). */
+#define DRV_HYST_POW_TICKS 16
+
 struct DrvDriver {
     DrvPersonality p;
     const TrkTrack *track;
@@ -53,6 +56,9 @@ struct DrvDriver {
     uint64_t decide_dt_bits;
     bool decide_periods_valid;
     long decide_period, decide_far_period;
+    /* hysteresis^k for k = 2..DRV_HYST_POW_TICKS, by pow once at creation: the weight of every decision that comes
+     * a few ticks after the last (drv_hysteresis_weight) without a pow call each time, bit for bit its value */
+    double hyst_pow[DRV_HYST_POW_TICKS + 1];
 };
 
 /* The weight of the previous decision's maps (or target) in this one: the personality's hysteresis is per tick, so

@@ -3,6 +3,7 @@
  * runs every tick on the current view toward the held plan; at the sim's own rate every tick decides. Hysteresis is
  * per tick, and a target on the racing line is held relative to the line. */
 #include "../drivers/drv.h"
+#include "../drivers/drv_driver.h"
 #include "../sim/sim.h"
 #include "tst.h"
 
@@ -205,6 +206,28 @@ static int test_hysteresis_per_tick(void)
     return 0;
 }
 
+/* The weight of maps k ticks old is hysteresis^k as pow gives it, bit for bit, for gaps in the driver's table of
+ * powers and beyond it (the table must not change a result). */
+static int test_hysteresis_weight_is_pow(void)
+{
+    TrkTrack *t = load_track("data/tracks/oval.ini");
+    TST_CHECK(t != NULL);
+    DrvPersonality p = quiet(100.0);
+    p.hysteresis = 0.83;
+    DrvDriver *d = drv_create(&p, t, NULL, 3);
+    TST_CHECK(d != NULL);
+    int bad = 0;
+    for (long k = 0; k <= 3 * DRV_HYST_POW_TICKS; k++) {
+        d->last_decide_tick = 1000;
+        double w = drv_hysteresis_weight(d, 1000 + k), want = k > 1 ? pow(0.83, (double)k) : 0.83;
+        bad += memcmp(&w, &want, sizeof w) != 0;
+    }
+    TST_CHECK(bad == 0);
+    drv_destroy(d);
+    trk_free(t);
+    return 0;
+}
+
 /* Between decisions a target on the racing line moves with the line (through the gp track's chicane it sweeps
  * metres in a few ticks); a target off the line would stay put. The line is read where drv_think reads it: 2 m plus
  * 0.35 of the lookahead ahead. */
@@ -332,6 +355,7 @@ int main(void)
     TST_RUN(test_decision_period_follows_dt);
     TST_RUN(test_far_rate);
     TST_RUN(test_hysteresis_per_tick);
+    TST_RUN(test_hysteresis_weight_is_pow);
     TST_RUN(test_target_follows_line);
     return tst_report();
 }
