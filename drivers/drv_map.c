@@ -148,6 +148,9 @@ static inline void drv_map_skirt(float *v, int slot, double out, double value, d
     }
 }
 
+/* Bands that reach this few slots are written slot by slot. */
+#define DRV_MAP_SHORT_BAND 4
+
 void drv_map_write_band(DrvContextMap *map, DrvMapWhich which, double d_lo_m, double d_hi_m, double value,
                         double skirt_m)
 {
@@ -162,6 +165,21 @@ void drv_map_write_band(DrvContextMap *map, DrvMapWhich which, double d_lo_m, do
     float *v = drv_map_values(map, which);
     int lo, hi;
     drv_map_range(map, d_lo_m, d_hi_m, skirt, &lo, &hi);
+    if (hi - lo < DRV_MAP_SHORT_BAND) {
+        /* a few slots (the edge's tokens: one or two): slot by slot, cheaper than setting up the runs below */
+        for (int i = lo; i <= hi; i++) {
+            double d = drv_map_slot_d(map, i);
+            double out = d < d_lo_m ? d_lo_m - d : (d > d_hi_m ? d - d_hi_m : 0.0);
+            if (out <= 0.0) {
+                float f = drv_map_level(value);
+                v[i] = f > v[i] ? f : v[i];
+            } else {
+                drv_map_skirt(v, i, out, value, skirt);
+            }
+        }
+        drv_map_write_point(map, which, 0.5 * (d_lo_m + d_hi_m), value);
+        return;
+    }
     /* Slot offsets fall as the index grows: the slots left of the band, inside it and right of it are three runs,
      * each written in its own loop without a branch, so that it vectorises (the band loop was a sixth of a 100-car
      * race, where avoid writes several bands per decision). Inside, every slot merges the same value. */
