@@ -31,9 +31,6 @@
 #define DRV_ALONE_MIN_AHEAD_M 60.0       /* beyond drafting's range (45 m) */
 #define DRV_ALONE_MARGIN_M 20.0          /* beyond avoid's minimum range (12 m) */
 #define DRV_ALONE_BEHIND_M 70.0          /* beyond the blue-flag range (60 m) */
-#define DRV_NOISE_PERIOD_S 0.5
-#define DRV_NOISE_SPEED 0.02             /* at noise 1: up to 2 % slower targets */
-#define DRV_NOISE_D_M 0.4                /* at noise 1: up to 0.4 m perception error */
 #define DRV_FOLLOW_MIN_GAP_M 2.0
 #define DRV_FOLLOW_GAIN 0.8              /* 1/s: speed asked per metre of gap error */
 #define DRV_FOLLOW_BRAKE_MPS2 8.0        /* assumed braking for the stopping-distance limit */
@@ -275,17 +272,6 @@ static double drv_single_file_speed(const DrvDriver *driver, const DrvView *view
     return drv_fmax(0.0, beside->speed_mps - DRV_FILE_DROP_MPS - DRV_FILE_DROP_GAIN * overlap);
 }
 
-void drv_noise_update(DrvDriver *driver, const DrvView *view)
-{
-    double t = view->tick * view->dt_s;
-    if (driver->p.reaction_noise <= 0.0 || t < driver->noise.next_draw_s)
-        return;
-    double u1 = drv_rng_uniform(&driver->rng), u2 = drv_rng_uniform(&driver->rng);
-    driver->noise.speed_scale = 1.0 - DRV_NOISE_SPEED * driver->p.reaction_noise * u1;
-    driver->noise.d_m = DRV_NOISE_D_M * driver->p.reaction_noise * (2.0 * u2 - 1.0);
-    driver->noise.next_draw_s = t + DRV_NOISE_PERIOD_S;
-}
-
 static void drv_debug_fill(DrvDebug *dbg, const DrvContextMap *map, const DrvResolveResult *res, bool braking,
                            DrvResolver resolver, long tick)
 {
@@ -462,17 +448,17 @@ static void drv_share_grip(const DrvDriver *driver, const DrvView *view, const D
 
 /* The track, the line, the plan and the grip at the car, read once a tick: the decision and the control (speed
  * plan, off-line caps, steering, friction circle) all read them, each look-up a separate search before. The track
- * and the plan at the car share one sample look-up, and so do the line's two points ahead (one call). */
+ * and the plan at the car share one sample look-up. */
 void drv_context_here(DrvDriver *driver, const DrvView *view, double s_ahead_m, DrvHere *here)
 {
     DrvHints *h = &driver->hints;
     here->spot = trk_spot_speed_at(driver->track, driver->profile, view->s_m, &h->here, &here->line_speed_mps);
     h->line_here = h->here; /* the same sample: the racing line at the car, and the speed plan's */
     h->profile = h->here;
-    double s_k[2] = {s_ahead_m, view->s_m + DRV_LINE_FF_STEP_M}, line_k[2];
-    trk_line_d_n(driver->track, s_k, line_k, 2);
-    here->line_ahead_d_m = line_k[0];
-    here->line_next_d_m = line_k[1];
+    /* one point each: the inline look-up then needs no loop over a stack array */
+    double s_next = view->s_m + DRV_LINE_FF_STEP_M;
+    trk_line_d_n(driver->track, &s_ahead_m, &here->line_ahead_d_m, 1);
+    trk_line_d_n(driver->track, &s_next, &here->line_next_d_m, 1);
     here->held.valid = false;
     here->grip_mps2 = trk_car_grip_mps2(&driver->car, view->speed_mps);
     here->control_grip = drv_control_grip(view);

@@ -11,6 +11,9 @@
 #define DRV_LINE_LOOKAHEAD_FRACTION 0.35 /* of the driver's lookahead, for the racing line's target point */
 #define DRV_NEAR_M 20.0                  /* another car this close (centre to centre) is near: decide at decide_hz */
 #define DRV_NEAR_S 1.0                   /* so is one we close on (or that closes on us) within this time */
+#define DRV_NOISE_PERIOD_S 0.5
+#define DRV_NOISE_SPEED 0.02             /* at noise 1: up to 2 % slower targets */
+#define DRV_NOISE_D_M 0.4                /* at noise 1: up to 0.4 m perception error */
 
 DrvDriver *drv_create(const DrvPersonality *p, const TrkTrack *track, const TrkCarParams *car, uint64_t seed)
 {
@@ -118,6 +121,19 @@ static bool drv_decision_due(DrvDriver *driver, const DrvView *view)
     if (due == due_far)
         return due;
     return drv_car_near(view) ? due : due_far;
+}
+
+/* Here, beside its one caller, and inline (an external definition all the same: drv_context.h declares it without), so
+ * the compiler works it into drv_think: most ticks it is one compare, and a call cost more than that. */
+inline void drv_noise_update(DrvDriver *driver, const DrvView *view)
+{
+    double t = view->tick * view->dt_s;
+    if (driver->p.reaction_noise <= 0.0 || t < driver->noise.next_draw_s)
+        return;
+    double u1 = drv_rng_uniform(&driver->rng), u2 = drv_rng_uniform(&driver->rng);
+    driver->noise.speed_scale = 1.0 - DRV_NOISE_SPEED * driver->p.reaction_noise * u1;
+    driver->noise.d_m = DRV_NOISE_D_M * driver->p.reaction_noise * (2.0 * u2 - 1.0);
+    driver->noise.next_draw_s = t + DRV_NOISE_PERIOD_S;
 }
 
 /* A tick of either model: the reaction noise, the track at the car and the racing line's target point (which moves

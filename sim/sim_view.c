@@ -46,21 +46,26 @@ double sim_draft_factor(double gap_m, double overlap_frac, double car_len_m)
     return 1.0 - SIM_DRAFT_MAX * closeness * overlap_frac;
 }
 
-/* Lateral overlap of two cars divided by their mean width, 0..1. */
-static double sim_overlap_frac(const DrvOther *a, const DrvOther *b)
-{
-    double lo = sim_fmax(a->d_m - 0.5 * a->width_m, b->d_m - 0.5 * b->width_m);
-    double hi = sim_fmin(a->d_m + 0.5 * a->width_m, b->d_m + 0.5 * b->width_m);
-    double mean_w = 0.5 * (a->width_m + b->width_m);
-    return hi > lo ? (hi - lo) / mean_w : 0.0;
-}
+/* The walker's side of drafting, worked out once per walk rather than for each car ahead (the same operations). */
+typedef struct SimDraftMe {
+    double d_lo_m, d_hi_m; /* its lateral extent: d -+ half its width */
+    double width_m, length_m;
+} SimDraftMe;
 
-/* The drag factor `me` gets from car `c` ahead of it by the forward distance f (centre to centre). Computed from the
- * snapshot at the start of the tick, so the order of the cars does not matter. */
-static double sim_draft_of(const DrvOther *me, const DrvOther *c, double f)
+/* The drag factor the walker gets from car `c` ahead of it by the forward distance f (centre to centre), computed
+ * from the snapshot at the start of the tick, so the order of the cars does not matter. The overlap is the lateral
+ * overlap of the two cars divided by their mean width, 0..1. Only a factor below 1 counts (the walk keeps the
+ * minimum, starting from 1): sim_draft_factor gives 1 or NaN for a car alongside (gap < 0) or a NaN gap, so there
+ * the overlap is not worked out and 1.0 stands for the factor. */
+static double sim_draft_ahead(const SimDraftMe *dm, const DrvOther *c, double f)
 {
-    double gap = f - 0.5 * (me->length_m + c->length_m);
-    return sim_draft_factor(gap, sim_overlap_frac(me, c), me->length_m);
+    double gap = f - 0.5 * (dm->length_m + c->length_m);
+    if (!(gap >= 0.0))
+        return 1.0;
+    double lo = sim_fmax(dm->d_lo_m, c->d_m - 0.5 * c->width_m);
+    double hi = sim_fmin(dm->d_hi_m, c->d_m + 0.5 * c->width_m);
+    double mean_w = 0.5 * (dm->width_m + c->width_m);
+    return sim_draft_factor(gap, hi > lo ? (hi - lo) / mean_w : 0.0, dm->length_m);
 }
 
 /*----------------------------------------------------------------------------------------------------------------
@@ -77,10 +82,10 @@ static int sim_floor_int(double v)
 }
 
 /* What the walk from one car needs, in locals: the views are written through DrvOther pointers, which may alias any
- * double, so the compiler would otherwise reload the world's fields after every store. */
+ * double, so the compiler would otherwise reload the world's fields after every store. The walk steps through the
+ * snapshot by pointer, wrapping at its ends by comparison (this is the innermost loop of the sense stage). */
 typedef struct SimWalk {
-    const SimSensed *sn;
-    int n;
+    const SimSensed *first, *last; /* the snapshot's first and last entries */
     double length_m, inv_length, s_m, race_dist_m;
 } SimWalk;
 
@@ -95,13 +100,25 @@ static double sim_walk_fwd(const SimWalk *wk, double from_s, double to_s)
     return f;
 }
 
+static const SimSensed *sim_walk_next(const SimWalk *wk, const SimSensed *c)
+{
+    return c == wk->last ? wk->first : c + 1;
+}
+
+static const SimSensed *sim_walk_prev(const SimWalk *wk, const SimSensed *c)
+{
+    return c == wk->first ? wk->last : c - 1;
+}
+
 /* Another car as the walker sees it; ds is the signed shortest distance along the track. */
 static void sim_other(const SimWalk *wk, const SimSensed *c, double ds, DrvOther *o)
 {
     *o = c->other;
     o->ds_m = ds;
-    /* the race distance difference minus the physical one is a whole number of laps */
-    o->laps_ahead = sim_floor_int((c->race_dist_m - wk->race_dist_m - ds) * wk->inv_length + 0.5);
+    /* the race distance difference minus the physical one is a whole number of laps: nearly always none, where v is
+     * about 0.5 and two compares give sim_floor_int's 0 (floor is 0 exactly on [0, 1)) */
+    double v = (c->race_dist_m - wk->race_dist_m - ds) * wk->inv_length + 0.5;
+    o->laps_ahead = v >= 0.0 && v < 1.0 ? 0 : sim_floor_int(v);
 }
 
 /* The snapshot the views are built from, in s order. */
@@ -122,52 +139,53 @@ static void sim_sense_snapshot(SimWorld *w)
 }
 
 /* Walks the s order from the car at index k: behind first, then ahead; writes them in ascending ds. Drafting uses
- * the same walk: the wake of the cars ahead within SIM_DRAFT_RANGE_M. Indices wrap by comparison, not modulo (this
- * is the innermost loop of the sense stage). */
+ * the same walk: the wake of the cars ahead within SIM_DRAFT_RANGE_M. */
 static int sim_collect_others(SimWorld *w, int k, DrvOther *out)
 {
-    const SimSensed *sn = w->sensed;
-    const SimWalk wk = {sn, w->active_count, w->length_m, w->inv_length, sn[k].s_m, sn[k].race_dist_m};
-    const DrvOther me = sn[k].other;
-    int n = wk.n;
+    const SimSensed *sn = w->sensed, *me = &sn[k];
+    int n = w->active_count;
+    const SimWalk wk = {sn, sn + n - 1, w->length_m, w->inv_length, me->s_m, me->race_dist_m};
     double half = 0.5 * wk.length_m;
     double ahead_max = SIM_VIEW_AHEAD_M < half ? SIM_VIEW_AHEAD_M : half;
     double behind_max = SIM_VIEW_BEHIND_M < half ? SIM_VIEW_BEHIND_M : half;
-    int behind = 0;
-    for (int step = 1, j = k; step < n && behind < SIM_VIEW_MAX_OTHERS; step++) {
-        j = j > 0 ? j - 1 : n - 1;
-        if (sim_walk_fwd(&wk, sn[j].s_m, wk.s_m) > behind_max)
+    /* behind: at most n - 1 others and SIM_VIEW_MAX_OTHERS */
+    int behind = 0, behind_cap = n - 1 < SIM_VIEW_MAX_OTHERS ? n - 1 : SIM_VIEW_MAX_OTHERS;
+    const SimSensed *c = me;
+    while (behind < behind_cap) {
+        c = sim_walk_prev(&wk, c);
+        if (sim_walk_fwd(&wk, c->s_m, wk.s_m) > behind_max)
             break;
         behind++;
     }
     /* the farthest behind first: start `behind` places back and walk forward to k */
     int j = k - behind;
-    if (j < 0)
-        j += n;
+    c = &sn[j < 0 ? j + n : j];
     for (int i = 0; i < behind; i++) {
-        const SimSensed *c = &sn[j];
         sim_other(&wk, c, -sim_walk_fwd(&wk, c->s_m, wk.s_m), &out[i]);
-        j = j + 1 < n ? j + 1 : 0;
+        c = sim_walk_next(&wk, c);
     }
-    int count = behind;
+    /* ahead: the rest of the n - 1 others and of SIM_VIEW_MAX_OTHERS */
+    const SimDraftMe dm = {me->other.d_m - 0.5 * me->other.width_m, me->other.d_m + 0.5 * me->other.width_m,
+                           me->other.width_m, me->other.length_m};
     double draft = 1.0, draft_reach = SIM_DRAFT_RANGE_M + w->max_len_m;
-    int ahead_end = n - behind < SIM_VIEW_MAX_OTHERS + 1 ? n - behind : SIM_VIEW_MAX_OTHERS + 1 - behind;
-    for (int step = 1, a = k; step < ahead_end; step++) {
-        a = a + 1 < n ? a + 1 : 0;
-        const SimSensed *c = &sn[a];
+    int ahead_cap = n - 1 < SIM_VIEW_MAX_OTHERS ? n - 1 - behind : SIM_VIEW_MAX_OTHERS - behind;
+    DrvOther *o = out + behind, *o_end = o + ahead_cap;
+    for (c = me; o < o_end; o++) {
+        c = sim_walk_next(&wk, c);
         double f = sim_walk_fwd(&wk, wk.s_m, c->s_m);
         if (f >= ahead_max)
             break;
         if (f < draft_reach) {
-            double df = sim_draft_of(&me, &c->other, f); /* in [1 - SIM_DRAFT_MAX, 1]: never NaN, so < is fmin */
+            double df = sim_draft_ahead(&dm, &c->other, f); /* in [1 - SIM_DRAFT_MAX, 1] or NaN, so < is fmin */
             if (df < draft)
                 draft = df;
         }
-        sim_other(&wk, c, f, &out[count++]);
+        sim_other(&wk, c, f, o);
     }
-    w->priv[me.id].draft_factor = draft;
-    w->cars[me.id].drafting_now = draft < 1.0;
-    return count;
+    int id = me->other.id;
+    w->priv[id].draft_factor = draft;
+    w->cars[id].drafting_now = draft < 1.0;
+    return (int)(o - out);
 }
 
 void sim_build_views(SimWorld *w)

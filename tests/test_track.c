@@ -279,6 +279,109 @@ static int test_spot_and_line_with_speed_match_queries(void)
     return 0;
 }
 
+/* trk_speed_at as trk_profile.c computed it before it moved inline (trk_inline.h), with the general wrap: a reference
+ * that shares no code with the inline form. */
+static double speed_at_reference(const TrkSpeedProfile *p, double s_m, int *hint)
+{
+    double L = p->length_m;
+    double s = isfinite(s_m) ? s_m - L * floor(s_m / L) : 0.0;
+    int i = (int)(s / p->ds_m);
+    if (i >= p->n || i < 0)
+        i = i < 0 ? 0 : p->n - 1;
+    double f = (s - i * p->ds_m) / p->ds_m;
+    f = f < 0.0 ? 0.0 : (f > 1.0 ? 1.0 : f);
+    *hint = i;
+    return p->v_mps[i] + f * (p->v_mps[i + 1] - p->v_mps[i]);
+}
+
+/* The look-ups that are inline (trk_inline.h) give, worked into this file, exactly what their external definitions
+ * in the track module give (called through pointers, which the compiler cannot inline), and trk_speed_at what its
+ * former definition gave; on and off the lap, at the seam and on the sample grid, for a profile built on the track
+ * and for one built on another track. */
+static int test_inline_lookups_match_external(void)
+{
+    TrkTrack *t = wavy_track();
+    TrkPointDef cp[24];
+    circle_points(cp, 24, 0.0, 0.0, 150.0, 6.0);
+    char err[TRK_ERR_LEN];
+    TrkTrack *other = trk_create(cp, 24, NULL, err, sizeof err);
+    TST_CHECK(t != NULL && other != NULL);
+    TrkCarParams car = trk_default_car();
+    TrkSpeedProfile *own = trk_speed_profile_create(t, &car, TRK_PATH_RACING_LINE, 0.9);
+    TrkSpeedProfile *foreign = trk_speed_profile_create(other, &car, TRK_PATH_RACING_LINE, 0.9);
+    TST_CHECK(own != NULL && foreign != NULL);
+    TrkGeometry (*volatile geometry_ext)(const TrkTrack *, double, int *) = trk_geometry_at;
+    double (*volatile speed_at_ext)(const TrkSpeedProfile *, double, int *) = trk_speed_at;
+    TrkSpot (*volatile spot_speed_ext)(const TrkTrack *, const TrkSpeedProfile *, double, int *, double *) =
+        trk_spot_speed_at;
+    void (*volatile line_n_ext)(const TrkTrack *, const double *, double *, int) = trk_line_d_n;
+    void (*volatile line_speed_n_ext)(const TrkTrack *, const TrkSpeedProfile *, const double *, double *, double *,
+                                      int) = trk_line_speed_n;
+    int (*volatile locate_ext)(const TrkTrack *, double, double *) = trk_locate;
+    double L = trk_length(t), ds = t->ds_m;
+    enum { SPREAD = 1000, GRID = 40, N = SPREAD + GRID + 14 };
+    static double s[N], line[N], line_ext[N], line2[N], speed[N], speed_ext[N];
+    const double extra[] = {0.0, -0.0, L, -L, nextafter(L, 0.0), nextafter(0.0, -1.0), L - 1e-9, -1e-12,
+                            3.0 * L + 7.25, -5.0 * L - 0.3, 2.0 * L, NAN, INFINITY, -INFINITY};
+    for (int k = 0; k < N; k++) {
+        int g = (k - SPREAD) / 2 * (t->n / (GRID / 2));
+        if (k < SPREAD)
+            s[k] = (k - 100) * L / 777.0;
+        else if (k < SPREAD + GRID) /* on a sample, and just before the next one */
+            s[k] = k % 2 ? g * ds : nextafter((g + 1) * ds, 0.0);
+        else
+            s[k] = extra[k - SPREAD - GRID];
+    }
+    int same = 0, checked = 0, on_lap = 0;
+    for (int k = 0; k < N; k++) {
+        int h1 = -5, h2 = -5;
+        TrkGeometry g = trk_geometry_at(t, s[k], &h1), g_ext = geometry_ext(t, s[k], &h2);
+        double f1 = -1.0, f2 = -2.0;
+        int i1 = trk_locate(t, s[k], &f1), i2 = locate_ext(t, s[k], &f2);
+        same += memcmp(&g, &g_ext, sizeof g) == 0 && h1 == h2 && i1 == i2 && same_bits(f1, f2) && i1 == h1;
+        checked++;
+        on_lap += s[k] >= 0.0 && s[k] < L;
+    }
+    const TrkSpeedProfile *profiles[] = {own, foreign};
+    for (int m = 0; m < 2; m++) {
+        const TrkSpeedProfile *pr = profiles[m];
+        for (int k = 0; k < N; k++) {
+            int h1 = -5, h2 = -5, h3 = -5;
+            double v = trk_speed_at(pr, s[k], &h1), v_ext = speed_at_ext(pr, s[k], &h2);
+            double v_ref = speed_at_reference(pr, s[k], &h3);
+            double w = -1.0, w_ext = -2.0;
+            int h4 = -5, h5 = -5;
+            TrkSpot p = trk_spot_speed_at(t, pr, s[k], &h4, &w), p_ext = spot_speed_ext(t, pr, s[k], &h5, &w_ext);
+            same += same_bits(v, v_ext) && same_bits(v, v_ref) && h1 == h2 && h1 == h3 &&
+                    memcmp(&p, &p_ext, sizeof p) == 0 && same_bits(w, w_ext) && same_bits(w, v) && h4 == h5;
+            checked++;
+        }
+        trk_line_speed_n(t, pr, s, line, speed, N);
+        line_speed_n_ext(t, pr, s, line_ext, speed_ext, N);
+        for (int k = 0; k < N; k++) {
+            int h = -5;
+            same += same_bits(line[k], line_ext[k]) && same_bits(speed[k], speed_ext[k]) &&
+                    same_bits(speed[k], speed_at_reference(pr, s[k], &h));
+            checked++;
+        }
+    }
+    trk_line_d_n(t, s, line, N);
+    line_n_ext(t, s, line_ext, N);
+    for (int k = 0; k < N; k++) {
+        trk_line_d_n(t, &s[k], &line2[k], 1); /* one point, as drv_context_here reads it */
+        same += same_bits(line[k], line_ext[k]) && same_bits(line[k], line2[k]) &&
+                same_bits(line[k], trk_line_d(t, s[k], NULL));
+        checked++;
+    }
+    TST_CHECK(same == checked);
+    TST_CHECK(on_lap > SPREAD / 2 && on_lap < N - 8); /* both kinds of arc length were looked up */
+    trk_speed_profile_free(own);
+    trk_speed_profile_free(foreign);
+    trk_free(other);
+    trk_free(t);
+    return 0;
+}
+
 static int test_circle_curvature(void)
 {
     const double radii[] = {20.0, 100.0, 400.0};
@@ -627,6 +730,7 @@ int main(void)
     TST_RUN(test_geometry_at_matches_queries);
     TST_RUN(test_spot_and_line_n_match_queries);
     TST_RUN(test_spot_and_line_with_speed_match_queries);
+    TST_RUN(test_inline_lookups_match_external);
     TST_RUN(test_circle_curvature);
     TST_RUN(test_max_width_matches_summary);
     TST_RUN(test_too_long_track_fails);

@@ -557,30 +557,19 @@ double trk_delta_s(const TrkTrack *track, double from_m, double to_m)
     return d >= 0.5 * L ? d - L : d;
 }
 
-/* trk_wrap_s with its fast path (s already on the lap) inlined: trk_locate runs ~20 times per car-tick. */
-static inline double trk_wrap_s_inl(const TrkTrack *track, double s_m)
-{
-    if (s_m >= 0.0 && s_m < track->length_m)
-        return s_m + 0.0; /* as trk_wrap_s */
-    return trk_wrap_s(track, s_m);
-}
-
-/* trk_locate, inlined into the queries of this file (each look-up is a few dozen instructions, a call a fair share). */
-static inline int trk_locate_inl(const TrkTrack *track, double s_m, double *frac)
-{
-    double s = trk_wrap_s_inl(track, s_m);
-    int i = (int)(s / track->ds_m); /* >= 0: s is in [0, length) */
-    if (i >= track->n)
-        i = track->n - 1;
-    double f = (s - i * track->ds_m) / track->ds_m;
-    *frac = f < 0.0 ? 0.0 : (f > 1.0 ? 1.0 : f);
-    return i;
-}
-
-int trk_locate(const TrkTrack *track, double s_m, double *frac)
-{
-    return trk_locate_inl(track, s_m, frac);
-}
+/* The external definitions of the inline look-ups in trk_inline.h (for calls the compiler does not inline). */
+extern inline int trk_locate_in(const TrkTrack *track, double length_m, double ds_m, int n, double s_m, double *frac);
+extern inline int trk_locate(const TrkTrack *track, double s_m, double *frac);
+extern inline double trk_lerp(double a, double b, double f);
+extern inline TrkGeometry trk_geometry_mix(const TrkSample *a, const TrkSample *b, double f);
+extern inline TrkSpot trk_spot_mix(const TrkTrack *track, int i, double f);
+extern inline TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint);
+extern inline void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n);
+extern inline bool trk_profile_on_grid(const TrkTrack *track, const TrkSpeedProfile *profile);
+extern inline TrkSpot trk_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m, int *hint,
+                                        double *speed_mps);
+extern inline void trk_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m,
+                                    double *line_out, double *speed_out, int n);
 
 /* Between samples everything is linear, with the tangent renormalised: cheap, and exactly invertible by
  * trk_to_frenet. The sample after i is samples[i + 1] for every i < n (sample n repeats sample 0). */
@@ -588,7 +577,7 @@ int trk_locate(const TrkTrack *track, double s_m, double *frac)
 TrkPose trk_pose_at(const TrkTrack *track, double s_m, int *hint)
 {
     double f;
-    int i = trk_locate_inl(track, s_m, &f);
+    int i = trk_locate(track, s_m, &f);
     const TrkSample *a = &track->samples[i], *b = &track->samples[i + 1];
     TrkPose p;
     p.x_m = a->x_m + f * (b->x_m - a->x_m);
@@ -742,7 +731,7 @@ int trk_to_frenet(const TrkTrack *track, double x_m, double y_m, double *s_m, do
 static inline double trk_lerp_field(const TrkTrack *t, double s_m, int *hint, size_t offset)
 {
     double f;
-    int i = trk_locate_inl(t, s_m, &f);
+    int i = trk_locate(t, s_m, &f);
     const char *a = (const char *)&t->samples[i], *b = (const char *)&t->samples[i + 1];
     double va, vb;
     memcpy(&va, a + offset, sizeof va);
@@ -767,22 +756,6 @@ double trk_width_right(const TrkTrack *track, double s_m, int *hint)
     return trk_lerp_field(track, s_m, hint, offsetof(TrkSample, right_m));
 }
 
-/* The geometry between two samples at fraction f: the same interpolation as trk_lerp_field. */
-static inline TrkGeometry trk_geometry_mix(const TrkSample *a, const TrkSample *b, double f)
-{
-    return (TrkGeometry){a->kappa + f * (b->kappa - a->kappa), a->left_m + f * (b->left_m - a->left_m),
-                         a->right_m + f * (b->right_m - a->right_m)};
-}
-
-TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint)
-{
-    double f;
-    int i = trk_locate_inl(track, s_m, &f);
-    if (hint)
-        *hint = i;
-    return trk_geometry_mix(&track->samples[i], &track->samples[i + 1], f);
-}
-
 double trk_line_d(const TrkTrack *track, double s_m, int *hint)
 {
     return trk_lerp_field(track, s_m, hint, offsetof(TrkSample, line_d_m));
@@ -793,83 +766,13 @@ double trk_line_curvature(const TrkTrack *track, double s_m, int *hint)
     return trk_lerp_field(track, s_m, hint, offsetof(TrkSample, line_kappa));
 }
 
-/* The track and the line between samples i and i + 1 at fraction f (trk_spot_at). */
-static inline TrkSpot trk_spot_mix(const TrkTrack *track, int i, double f)
-{
-    const TrkSample *a = &track->samples[i], *b = &track->samples[i + 1];
-    /* the same interpolation as trk_lerp_field */
-    TrkGeometry g = trk_geometry_mix(a, b, f);
-    TrkSpot p = {g.kappa, g.left_m, g.right_m, a->line_d_m + f * (b->line_d_m - a->line_d_m),
-                 a->line_kappa + f * (b->line_kappa - a->line_kappa)};
-    return p;
-}
-
 TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint)
 {
     double f;
-    int i = trk_locate_inl(track, s_m, &f);
+    int i = trk_locate(track, s_m, &f);
     if (hint)
         *hint = i;
     return trk_spot_mix(track, i, f);
-}
-
-void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n)
-{
-    for (int k = 0; k < n; k++) {
-        double f;
-        int i = trk_locate_inl(track, s_m[k], &f);
-        double a = track->samples[i].line_d_m, b = track->samples[i + 1].line_d_m;
-        out[k] = a + f * (b - a); /* as trk_lerp_field */
-    }
-}
-
-/* Whether a speed profile samples this track's own grid (it was built on it), so that an arc length on the lap
- * [0, length) falls on the same sample at the same fraction in both: trk_speed_at's wrap, index and clamps are then
- * trk_locate's, operation for operation. Off the lap the two wrap differently (trk_wrap_s maps a rounding to length
- * onto 0, trk_speed_at clamps the index), so the callers below look such an s up twice. */
-static bool trk_profile_on_grid(const TrkTrack *track, const TrkSpeedProfile *profile)
-{
-    return profile->n == track->n && profile->ds_m == track->ds_m && profile->length_m == track->length_m;
-}
-
-/* trk_speed_at's interpolation, at the sample and fraction trk_locate_inl found. */
-static inline double trk_profile_mix(const TrkSpeedProfile *profile, int i, double f)
-{
-    return profile->v_mps[i] + f * (profile->v_mps[i + 1] - profile->v_mps[i]); /* v_mps[n] is v_mps[0] */
-}
-
-TrkSpot trk_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m, int *hint,
-                          double *speed_mps)
-{
-    if (!(s_m >= 0.0 && s_m < track->length_m) || !trk_profile_on_grid(track, profile)) {
-        *speed_mps = trk_speed_at(profile, s_m, NULL);
-        return trk_spot_at(track, s_m, hint);
-    }
-    double f;
-    int i = trk_locate_inl(track, s_m, &f);
-    if (hint)
-        *hint = i;
-    *speed_mps = trk_profile_mix(profile, i, f);
-    return trk_spot_mix(track, i, f);
-}
-
-void trk_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m, double *line_out,
-                      double *speed_out, int n)
-{
-    bool on_grid = trk_profile_on_grid(track, profile);
-    for (int k = 0; k < n; k++) {
-        double s = s_m[k];
-        if (!(on_grid && s >= 0.0 && s < track->length_m)) {
-            trk_line_d_n(track, &s_m[k], &line_out[k], 1);
-            speed_out[k] = trk_speed_at(profile, s, NULL);
-            continue;
-        }
-        double f;
-        int i = trk_locate_inl(track, s, &f);
-        double a = track->samples[i].line_d_m, b = track->samples[i + 1].line_d_m;
-        line_out[k] = a + f * (b - a); /* as trk_lerp_field */
-        speed_out[k] = trk_profile_mix(profile, i, f);
-    }
 }
 
 /*----------------------------------------------------------------------------------------------------------------

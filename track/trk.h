@@ -90,7 +90,7 @@ typedef struct TrkGeometry {
     double left_m;  /* as trk_width_left */
     double right_m; /* as trk_width_right */
 } TrkGeometry;
-TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint);
+inline TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint);
 
 /* Racing line: lateral offset d(s) of the minimum-curvature line, m; its curvature (1/m, signed). */
 double trk_line_d(const TrkTrack *track, double s_m, int *hint);
@@ -107,7 +107,7 @@ typedef struct TrkSpot {
 TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint);
 /* trk_line_d at n arc lengths (out[i] at s_m[i]), each bit-identical to its own query, for callers that sample the
  * line along a stretch. */
-void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n);
+inline void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n);
 
 /* Summary for `racesim track` and tests. */
 typedef struct TrkSummary {
@@ -175,15 +175,19 @@ typedef struct TrkSpeedProfile TrkSpeedProfile;
 TrkSpeedProfile *trk_speed_profile_create(const TrkTrack *track, const TrkCarParams *car, TrkPath path,
                                           double grip_scale);
 void trk_speed_profile_free(TrkSpeedProfile *profile);
-double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint); /* m/s, interpolated */
+inline double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint); /* m/s, interpolated */
 /* trk_spot_at and trk_speed_at (into *speed_mps) at one arc length, and trk_line_d and trk_speed_at at n arc lengths,
  * from one sample look-up each for a profile built on `track` (a driver reads the track and its speed plan at its
  * own position every tick, and the line and the plan together along its braking distance); each value is
  * bit-identical to its own query, whatever the profile and s. */
-TrkSpot trk_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m, int *hint,
-                          double *speed_mps);
-void trk_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m, double *line_out,
-                      double *speed_out, int n);
+inline TrkSpot trk_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m, int *hint,
+                                 double *speed_mps);
+inline void trk_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m,
+                             double *line_out, double *speed_out, int n);
 double trk_profile_lap_time(const TrkSpeedProfile *profile);                /* s, flying lap along the path */
+
+/* The functions declared inline above run several times per car and tick: their definitions, and the table layout
+ * they read, are in trk_inline.h. */
+#include "trk_inline.h"
 
 #endif

@@ -155,20 +155,8 @@ void trk_speed_profile_free(TrkSpeedProfile *profile)
     free(profile);
 }
 
-double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint)
-{
-    double L = profile->length_m;
-    /* s already in [0, L): floor(s / L) is 0, so the formula gives s (+ 0.0 for -0.0); skips a division */
-    double s = (s_m >= 0.0 && s_m < L) ? s_m + 0.0 : (isfinite(s_m) ? s_m - L * floor(s_m / L) : 0.0);
-    int i = (int)(s / profile->ds_m);
-    if (i >= profile->n || i < 0) /* s can leave [0, L) by rounding, far off for huge s_m */
-        i = i < 0 ? 0 : profile->n - 1;
-    double f = (s - i * profile->ds_m) / profile->ds_m;
-    f = f < 0.0 ? 0.0 : (f > 1.0 ? 1.0 : f);
-    if (hint)
-        *hint = i;
-    return profile->v_mps[i] + f * (profile->v_mps[i + 1] - profile->v_mps[i]); /* v_mps[n] is v_mps[0] */
-}
+/* The external definition of the inline look-up in trk_inline.h. */
+extern inline double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint);
 
 double trk_profile_lap_time(const TrkSpeedProfile *profile)
 {

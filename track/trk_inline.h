@@ -1,0 +1,172 @@
+/* trk_inline.h: the track look-ups that run several times per car and tick (the sim's physics, every driver's view of
+ * the track and its speed plan), defined inline, and the layout of the sample table and the speed profile they read.
+ * A look-up is a few dozen instructions, and a call (saving registers, passing the result through memory) cost a
+ * third of that again. Included only by trk.h. The layout is the track module's own: other modules read it only
+ * through the functions of trk.h. C11 inline: trk.c and trk_profile.c hold the external definitions, for calls the
+ * compiler does not inline and for function pointers. */
+#ifndef TRK_INLINE_H
+#define TRK_INLINE_H
+
+#define TRK_NAME_LEN 64
+#define TRK_WARN_LEN 256
+
+/* One row of the arc-length table; sample i sits at s = i * ds. Kept together for cache locality. */
+typedef struct TrkSample {
+    double x_m, y_m;
+    double tx, ty;      /* unit tangent */
+    double kappa;       /* centre-line curvature, 1/m, signed */
+    double left_m;      /* width to the left edge */
+    double right_m;     /* width to the right edge */
+    double line_d_m;    /* racing line lateral offset */
+    double line_kappa;  /* racing line curvature, 1/m */
+    double line_ds_m;   /* racing line arc length from this sample to the next, m */
+} TrkSample;
+
+struct TrkTrack {
+    char name[TRK_NAME_LEN];
+    char warning[TRK_WARN_LEN];
+    double length_m;
+    double ds_m; /* length / n */
+    int n;       /* samples */
+    TrkSample *samples; /* n + 1: sample n repeats sample 0, so the sample after i is samples[i + 1] for every i < n */
+    int control_points;
+    double line_margin_m;
+};
+
+/* The fastest speed at each centre-line sample (the profile is indexed by centre-line s whatever the path). */
+struct TrkSpeedProfile {
+    int n;
+    double ds_m; /* centre-line sample spacing */
+    double length_m;
+    double lap_time_s;
+    double *v_mps; /* n + 1: v_mps[n] repeats v_mps[0], so an interpolation never wraps an index */
+    double *kappa; /* curvature of the path at each sample, 1/m (as used by the profile) */
+    double *path_ds_m; /* path length from each sample to the next, m */
+};
+
+/* The sample at or before s and the fraction to the next one, from the table's length, spacing and sample count
+ * (the loops below keep them in locals: their stores may alias any double, so the compiler would reload them from
+ * the track after each one). s is wrapped as trk_wrap_s wraps it, with its fast path here (s already on the lap). */
+inline int trk_locate_in(const TrkTrack *track, double length_m, double ds_m, int n, double s_m, double *frac)
+{
+    double s = s_m >= 0.0 && s_m < length_m ? s_m + 0.0 : trk_wrap_s(track, s_m); /* + 0.0: as trk_wrap_s */
+    int i = (int)(s / ds_m); /* >= 0: s is in [0, length) */
+    if (i >= n)
+        i = n - 1;
+    double f = (s - i * ds_m) / ds_m;
+    *frac = f < 0.0 ? 0.0 : (f > 1.0 ? 1.0 : f);
+    return i;
+}
+
+/* Index of the sample at or before s (s wrapped), and the fraction to the next one. */
+inline int trk_locate(const TrkTrack *track, double s_m, double *frac)
+{
+    return trk_locate_in(track, track->length_m, track->ds_m, track->n, s_m, frac);
+}
+
+/* Between samples everything is linear. */
+inline double trk_lerp(double a, double b, double f)
+{
+    return a + f * (b - a);
+}
+
+/* The geometry between two samples at fraction f. */
+inline TrkGeometry trk_geometry_mix(const TrkSample *a, const TrkSample *b, double f)
+{
+    return (TrkGeometry){trk_lerp(a->kappa, b->kappa, f), trk_lerp(a->left_m, b->left_m, f),
+                         trk_lerp(a->right_m, b->right_m, f)};
+}
+
+/* The track and the line between samples i and i + 1 at fraction f. */
+inline TrkSpot trk_spot_mix(const TrkTrack *track, int i, double f)
+{
+    const TrkSample *a = &track->samples[i], *b = &track->samples[i + 1];
+    TrkGeometry g = trk_geometry_mix(a, b, f);
+    TrkSpot p = {g.kappa, g.left_m, g.right_m, trk_lerp(a->line_d_m, b->line_d_m, f),
+                 trk_lerp(a->line_kappa, b->line_kappa, f)};
+    return p;
+}
+
+inline TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint)
+{
+    double f;
+    int i = trk_locate(track, s_m, &f);
+    if (hint)
+        *hint = i;
+    return trk_geometry_mix(&track->samples[i], &track->samples[i + 1], f);
+}
+
+inline void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n)
+{
+    const double length_m = track->length_m, ds_m = track->ds_m;
+    const int samples = track->n;
+    const TrkSample *sm = track->samples;
+    for (int k = 0; k < n; k++) {
+        double f;
+        int i = trk_locate_in(track, length_m, ds_m, samples, s_m[k], &f);
+        out[k] = trk_lerp(sm[i].line_d_m, sm[i + 1].line_d_m, f);
+    }
+}
+
+inline double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint)
+{
+    double L = profile->length_m;
+    /* s already in [0, L): floor(s / L) is 0, so the formula gives s (+ 0.0 for -0.0); skips a division */
+    double s = (s_m >= 0.0 && s_m < L) ? s_m + 0.0 : (isfinite(s_m) ? s_m - L * floor(s_m / L) : 0.0);
+    int i = (int)(s / profile->ds_m);
+    if (i >= profile->n || i < 0) /* s can leave [0, L) by rounding, far off for huge s_m */
+        i = i < 0 ? 0 : profile->n - 1;
+    double f = (s - i * profile->ds_m) / profile->ds_m;
+    f = f < 0.0 ? 0.0 : (f > 1.0 ? 1.0 : f);
+    if (hint)
+        *hint = i;
+    return trk_lerp(profile->v_mps[i], profile->v_mps[i + 1], f);
+}
+
+/* Whether a speed profile samples this track's own grid (it was built on it), so that an arc length on the lap
+ * [0, length) falls on the same sample at the same fraction in both: trk_speed_at's wrap, index and clamps are then
+ * trk_locate's, operation for operation. Off the lap the two wrap differently (trk_wrap_s maps a rounding to length
+ * onto 0, trk_speed_at clamps the index), so the callers below look such an s up twice. */
+inline bool trk_profile_on_grid(const TrkTrack *track, const TrkSpeedProfile *profile)
+{
+    return profile->n == track->n && profile->ds_m == track->ds_m && profile->length_m == track->length_m;
+}
+
+inline TrkSpot trk_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m, int *hint,
+                                 double *speed_mps)
+{
+    if (!(s_m >= 0.0 && s_m < track->length_m) || !trk_profile_on_grid(track, profile)) {
+        *speed_mps = trk_speed_at(profile, s_m, NULL);
+        return trk_spot_at(track, s_m, hint);
+    }
+    double f;
+    int i = trk_locate(track, s_m, &f);
+    if (hint)
+        *hint = i;
+    *speed_mps = trk_lerp(profile->v_mps[i], profile->v_mps[i + 1], f); /* as trk_speed_at */
+    return trk_spot_mix(track, i, f);
+}
+
+inline void trk_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m,
+                             double *line_out, double *speed_out, int n)
+{
+    const double length_m = track->length_m, ds_m = track->ds_m;
+    const int samples = track->n;
+    const TrkSample *sm = track->samples;
+    const double *v = profile->v_mps;
+    bool on_grid = trk_profile_on_grid(track, profile);
+    for (int k = 0; k < n; k++) {
+        double s = s_m[k];
+        if (!(on_grid && s >= 0.0 && s < length_m)) {
+            trk_line_d_n(track, &s_m[k], &line_out[k], 1);
+            speed_out[k] = trk_speed_at(profile, s, NULL);
+            continue;
+        }
+        double f;
+        int i = trk_locate_in(track, length_m, ds_m, samples, s, &f);
+        line_out[k] = trk_lerp(sm[i].line_d_m, sm[i + 1].line_d_m, f);
+        speed_out[k] = trk_lerp(v[i], v[i + 1], f); /* as trk_speed_at */
+    }
+}
+
+#endif
