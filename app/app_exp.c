@@ -133,8 +133,9 @@ const char *app_option_expects(const char *option)
 
 /* ---- one race ----------------------------------------------------------------------------------------------- */
 
-SimSession *app_exp_run_race(const SimRace *race, const TrkTrack *track, uint64_t seed, int laps, const DrvPersonality *override,
-                             const bool *seat_mask, char *err, size_t err_len)
+SimSession *app_exp_run_race(const SimRace *race, const TrkTrack *track, const DrvTableCache *tables, uint64_t seed,
+                             int laps, const DrvPersonality *override, const bool *seat_mask, char *err,
+                             size_t err_len)
 {
     SimSessionDef def = sim_default_session_def(race);
     def.seed = seed;
@@ -143,6 +144,7 @@ SimSession *app_exp_run_race(const SimRace *race, const TrkTrack *track, uint64_
     def.seat_override = override;
     def.seat_mask = override ? seat_mask : NULL;
     def.track = track;
+    def.tables = tables;
     SimSession *s = sim_session_create(race, &def, err, err_len);
     if (s)
         sim_world_run(sim_session_world(s));

@@ -34,9 +34,11 @@ void app_progress_update(AppProgress *p, long done, long total);
 void app_progress_end(AppProgress *p, long done);
 
 /* Runs one race exactly as `racesim run RACE --seed SEED --shuffle-grid [--laps L]` would (laps 0 = the file's),
- * with an optional personality in the seats flagged by seat_mask. Returns the finished session or NULL. */
-SimSession *app_exp_run_race(const SimRace *race, const TrkTrack *track, uint64_t seed, int laps, const DrvPersonality *override,
-                             const bool *seat_mask, char *err, size_t err_len);
+ * with an optional personality in the seats flagged by seat_mask, on the lent track with the lent drivers' tables
+ * (SimSessionDef.track and .tables; either may be NULL). Returns the finished session or NULL. */
+SimSession *app_exp_run_race(const SimRace *race, const TrkTrack *track, const DrvTableCache *tables, uint64_t seed,
+                             int laps, const DrvPersonality *override, const bool *seat_mask, char *err,
+                             size_t err_len);
 /* Prints the A/B report for `ab` and `merge` and writes the chart when chart_path is set; returns an exit code. */
 struct SimAbTally;
 int app_ab_report(const struct SimAbTally *tally, int metric, const char *chart_path);

@@ -123,6 +123,7 @@ typedef struct AbRun {
     SimRecord *scratch;
     AppProgress progress;
     const TrkTrack *track; /* loaded once, shared read-only by every worker */
+    const DrvTableCache *tables; /* the drivers' tables on it (A and B too), built once, read-only for workers */
 } AbRun;
 
 /* Runs one side of a pair and records the tested car. */
@@ -131,7 +132,8 @@ static int cmd_ab_side(const AbRun *run, uint64_t seed, int seat, const DrvPerso
 {
     bool mask[SIM_MAX_CARS] = {false};
     mask[seat] = true;
-    SimSession *s = app_exp_run_race(run->race, run->track, seed, (int)run->opts->laps, p, mask, err, err_len);
+    SimSession *s = app_exp_run_race(run->race, run->track, run->tables, seed, (int)run->opts->laps, p, mask, err,
+                                     err_len);
     if (!s)
         return 1;
     int cars = sim_world_car_count(sim_session_world(s)), found = 0;
@@ -287,16 +289,27 @@ int cmd_ab(int argc, char **argv)
         free(race);
         return 2;
     }
-    AbRun run = {&o, race, &pa, &pb, NULL, NULL, NULL, NULL, {false, NULL, 0.0, 0.0}, track};
+    /* every race's drivers' tables, built here before the workers start so that they only read them */
+    const DrvPersonality *candidates[2] = {&pa, &pb};
+    DrvTableCache *tables = sim_race_tables_create(race, track, candidates, 2);
+    if (!tables) {
+        fprintf(stderr, "racesim ab: out of memory\n");
+        trk_free(track);
+        free(race);
+        return 2;
+    }
+    AbRun run = {&o, race, &pa, &pb, NULL, NULL, NULL, NULL, {false, NULL, 0.0, 0.0}, track, tables};
     if (o.out_path)
         run.out = strcmp(o.out_path, "-") == 0 ? stdout : fopen(o.out_path, "w");
     if (o.out_path && !run.out) {
         fprintf(stderr, "racesim ab: cannot write %s\n", o.out_path);
+        drv_table_cache_destroy(tables);
         trk_free(track);
         free(race);
         return 2;
     }
     rc = cmd_ab_execute(&run);
+    drv_table_cache_destroy(tables);
     trk_free(track);
     if (run.out && (run.out == stdout ? fflush(stdout) : fclose(run.out)) != 0 && rc == 0) {
         fprintf(stderr, "racesim ab: write error on %s\n", o.out_path);

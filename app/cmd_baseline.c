@@ -24,6 +24,7 @@ typedef struct BaselineOpts {
 typedef struct BaselineCtx {
     const SimRace *race;
     const TrkTrack *track;  /* loaded once, lent to every session */
+    const DrvTableCache *tables; /* the drivers' tables on it, built once, lent read-only to every session */
     bool shuffle;
     SimBaseline *into;      /* runs[i].seed set beforehand; filled by the jobs */
 } BaselineCtx;
@@ -170,6 +171,7 @@ static char *cmd_baseline_work(void *vctx, long index, char *err, size_t err_len
     def.seed = run->seed;
     def.shuffle_grid = ctx->shuffle;
     def.track = ctx->track;
+    def.tables = ctx->tables;
     SimSession *s = sim_session_create(ctx->race, &def, err, err_len);
     if (!s)
         return NULL;
@@ -198,7 +200,13 @@ static int cmd_baseline_run(const SimRace *race, SimBaseline *b, bool shuffle, i
         fprintf(stderr, "%s\n", err);
         return 1;
     }
-    BaselineCtx ctx = {race, track, shuffle, b};
+    DrvTableCache *tables = sim_race_tables_create(race, track, NULL, 0);
+    if (!tables) {
+        fprintf(stderr, "racesim baseline: out of memory\n");
+        trk_free(track);
+        return 1;
+    }
+    BaselineCtx ctx = {race, track, tables, shuffle, b};
     SimBatchDef bd = sim_batch_default_def();
     bd.count = b->run_count;
     bd.threads = jobs;
@@ -208,6 +216,7 @@ static int cmd_baseline_run(const SimRace *race, SimBaseline *b, bool shuffle, i
     int rc = sim_batch_run(&bd, err, sizeof err);
     if (rc != 0)
         fprintf(stderr, "racesim baseline: %s\n", err);
+    drv_table_cache_destroy(tables);
     trk_free(track);
     return rc != 0;
 }

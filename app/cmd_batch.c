@@ -103,13 +103,15 @@ typedef struct BatchRun {
     SimRecord *scratch; /* the consumer's record (consumption is serial) */
     AppProgress progress;
     const TrkTrack *track; /* loaded once, shared read-only by every worker */
+    const DrvTableCache *tables; /* the drivers' tables on it, built once, shared read-only by every worker */
 } BatchRun;
 
 /* One race as the compact `run --json` record without events: exactly the line `racesim run` would write. */
 static char *cmd_batch_work(void *ctx, long index, char *err, size_t err_len)
 {
     const BatchRun *run = ctx;
-    SimSession *s = app_exp_run_race(run->race, run->track, run->seeds[index], (int)run->opts->laps, NULL, NULL, err, err_len);
+    SimSession *s = app_exp_run_race(run->race, run->track, run->tables, run->seeds[index], (int)run->opts->laps, NULL,
+                                     NULL, err, err_len);
     if (!s)
         return NULL;
     char *text = NULL;
@@ -156,7 +158,8 @@ static void cmd_batch_progress(void *ctx, long done, long total)
     app_progress_update(&((BatchRun *)ctx)->progress, done, total);
 }
 
-static int cmd_batch_execute(const BatchOpts *o, const SimRace *race, const TrkTrack *track, FILE *out)
+static int cmd_batch_execute(const BatchOpts *o, const SimRace *race, const TrkTrack *track,
+                             const DrvTableCache *tables, FILE *out)
 {
     long n = 0;
     uint64_t first = o->has_seed ? o->seed : race->seed;
@@ -169,7 +172,7 @@ static int cmd_batch_execute(const BatchOpts *o, const SimRace *race, const TrkT
         return 1;
     }
     sim_batch_tally_init(tally);
-    BatchRun ctx = {o, race, seeds, out, tally, scratch, {false, NULL, 0.0, 0.0}, track};
+    BatchRun ctx = {o, race, seeds, out, tally, scratch, {false, NULL, 0.0, 0.0}, track, tables};
     SimBatchDef def = sim_batch_default_def();
     def.count = n;
     def.threads = (int)o->jobs;
@@ -228,7 +231,12 @@ int cmd_batch(int argc, char **argv)
         free(race);
         return 2;
     }
-    rc = cmd_batch_execute(&o, race, track, out);
+    /* every race's drivers' tables, built here before the workers start so that they only read them */
+    DrvTableCache *tables = sim_race_tables_create(race, track, NULL, 0);
+    if (!tables)
+        fprintf(stderr, "racesim batch: out of memory\n");
+    rc = tables ? cmd_batch_execute(&o, race, track, tables, out) : 1;
+    drv_table_cache_destroy(tables);
     trk_free(track);
     if (out && out != stdout && fclose(out) != 0 && rc == 0) {
         fprintf(stderr, "racesim batch: write error on %s\n", o.out_path);

@@ -113,10 +113,32 @@ int drv_personality_parse_string(const char *text, const char *path, DrvPersonal
 typedef struct DrvDriver DrvDriver;
 
 /* Creates a driver of the personality's model for one car on one track. The driver builds its own speed plan
- * (racing line, grip scaled by grip_use). `seed` feeds its reaction noise. NULL on allocation failure, a NULL
- * personality or track, or a personality outside its documented ranges (drv_personality_valid). */
+ * (racing line, grip scaled by grip_use; drv_create_ex shares it among drivers). `seed` feeds its reaction noise.
+ * NULL on allocation failure, a NULL personality or track, or a personality outside its documented ranges
+ * (drv_personality_valid). */
 DrvDriver *drv_create(const DrvPersonality *p, const TrkTrack *track, const TrkCarParams *car, uint64_t seed);
 void drv_destroy(DrvDriver *driver);
+
+/* The tables a driver builds from the track (its speed plan and its lanes' speed caps) depend only on the track,
+ * the car parameters and the personality's grip use. A table cache builds them once for every driver with the same
+ * three (compared by their exact bits) and owns them: a driver created with the cache borrows them, and the cache
+ * must outlive those drivers (drv_destroy frees only what the driver built itself) and must not outlive the
+ * tracks it was filled for (they are told apart by address).
+ *
+ * A cache with a parent looks in the parent (and its parents) first and never writes to it: threads may share a
+ * parent filled beforehand, read only, each creating drivers through a cache of its own, with no locks. */
+typedef struct DrvTableCache DrvTableCache;
+DrvTableCache *drv_table_cache_create(const DrvTableCache *parent); /* NULL on allocation failure */
+void drv_table_cache_destroy(DrvTableCache *cache);
+/* Builds the tables of a driver with this grip use (a NULL car is trk_default_car's) unless the cache or a parent
+ * has them. Nonzero on allocation failure or a NULL cache or track. */
+int drv_table_cache_add(DrvTableCache *cache, const TrkTrack *track, const TrkCarParams *car, double grip_use);
+/* The tables the cache itself holds (not its parents'), for tests. */
+int drv_table_cache_count(const DrvTableCache *cache);
+/* drv_create with the tables from `tables` (built into it when neither it nor a parent has them); with NULL, the
+ * driver builds its own, as drv_create. A driver gives the same results either way, bit for bit. */
+DrvDriver *drv_create_ex(const DrvPersonality *p, const TrkTrack *track, const TrkCarParams *car, uint64_t seed,
+                         DrvTableCache *tables);
 void drv_think(DrvDriver *driver, const DrvView *view, DrvControls *out);
 /* Matches DrvThinkFn, with self = DrvDriver*. */
 void drv_think_fn(void *self, const DrvView *view, DrvControls *out);

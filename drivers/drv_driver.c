@@ -3,6 +3,7 @@
 #include "drv_driver.h"
 #include "drv_lanes.h"
 #include "drv_steering.h"
+#include "drv_tables.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -15,7 +16,26 @@
 #define DRV_NOISE_SPEED 0.02             /* at noise 1: up to 2 % slower targets */
 #define DRV_NOISE_D_M 0.4                /* at noise 1: up to 0.4 m perception error */
 
-DrvDriver *drv_create(const DrvPersonality *p, const TrkTrack *track, const TrkCarParams *car, uint64_t seed)
+/* The driver's profile and lanes: borrowed from the cache, or built and owned when there is none. */
+static bool drv_driver_tables(DrvDriver *driver, DrvTableCache *tables)
+{
+    if (tables != NULL) {
+        DrvTables t;
+        if (!drv_tables_get(tables, driver->track, &driver->car, driver->p.grip_use, &t))
+            return false;
+        driver->profile = t.profile;
+        driver->lanes = t.lanes;
+        return true;
+    }
+    if (!drv_tables_build(driver->track, &driver->car, driver->p.grip_use, &driver->own_profile, &driver->own_lanes))
+        return false;
+    driver->profile = driver->own_profile;
+    driver->lanes = driver->own_lanes;
+    return true;
+}
+
+DrvDriver *drv_create_ex(const DrvPersonality *p, const TrkTrack *track, const TrkCarParams *car, uint64_t seed,
+                         DrvTableCache *tables)
 {
     if (track == NULL || !drv_personality_valid(p))
         return NULL;
@@ -25,11 +45,7 @@ DrvDriver *drv_create(const DrvPersonality *p, const TrkTrack *track, const TrkC
     driver->p = *p;
     driver->track = track;
     driver->car = car ? *car : trk_default_car();
-    driver->profile = trk_speed_profile_create(track, &driver->car, TRK_PATH_RACING_LINE, p->grip_use);
-    driver->lanes = drv_lanes_create(track, &driver->car, p->grip_use * DRV_LANES_GRIP_SHARE);
-    if (driver->profile == NULL || driver->lanes == NULL) {
-        trk_speed_profile_free(driver->profile);
-        drv_lanes_destroy(driver->lanes);
+    if (!drv_driver_tables(driver, tables)) {
         free(driver);
         return NULL;
     }
@@ -46,12 +62,17 @@ DrvDriver *drv_create(const DrvPersonality *p, const TrkTrack *track, const TrkC
     return driver;
 }
 
+DrvDriver *drv_create(const DrvPersonality *p, const TrkTrack *track, const TrkCarParams *car, uint64_t seed)
+{
+    return drv_create_ex(p, track, car, seed, NULL);
+}
+
 void drv_destroy(DrvDriver *driver)
 {
     if (driver == NULL)
         return;
-    trk_speed_profile_free(driver->profile);
-    drv_lanes_destroy(driver->lanes);
+    trk_speed_profile_free(driver->own_profile); /* borrowed tables belong to their cache */
+    drv_lanes_destroy(driver->own_lanes);
     free(driver);
 }
 

@@ -34,8 +34,12 @@ struct DrvDriver {
     DrvPersonality p;
     const TrkTrack *track;
     TrkCarParams car;
-    TrkSpeedProfile *profile;
-    struct DrvLanes *lanes;   /* speed caps of off-line lanes (drv_lanes.h) */
+    const TrkSpeedProfile *profile;
+    const struct DrvLanes *lanes;  /* speed caps of off-line lanes (drv_lanes.h) */
+    /* the two above when the driver built them itself (what drv_destroy frees); NULL when they are borrowed from a
+     * table cache (drv_create_ex) */
+    TrkSpeedProfile *own_profile;
+    struct DrvLanes *own_lanes;
     DrvRng rng;
     DrvHints hints;
     DrvNoise noise;

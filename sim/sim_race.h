@@ -62,9 +62,19 @@ typedef struct SimSessionDef {
     /* the race's track, already loaded (borrowed; must outlive the session); NULL = load race->track_path.
      * Batches load it once: building a track's racing line costs more than a short race. */
     const TrkTrack *track;
+    /* the drivers' track tables, built beforehand for this track (borrowed, only read; must outlive the session);
+     * NULL = none. The session shares the tables among its own drivers either way and builds what this lacks.
+     * Batches build them once (sim_race_tables_create): a race's drivers cost ~73 M instructions of tables. */
+    const DrvTableCache *tables;
 } SimSessionDef;
 
 SimSessionDef sim_default_session_def(const SimRace *race);
+
+/* A table cache holding the tables of every driver of the race's grid and of the `extra_count` personalities in
+ * `extra` (A/B candidates), for the race's car on `track`, to lend to sessions (SimSessionDef.tables). NULL on
+ * allocation failure. Free with drv_table_cache_destroy after the sessions. */
+DrvTableCache *sim_race_tables_create(const SimRace *race, const TrkTrack *track, const DrvPersonality *const *extra,
+                                      int extra_count);
 
 typedef struct SimSession SimSession;
 

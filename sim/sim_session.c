@@ -19,6 +19,7 @@ struct SimSession {
     SimSessionDef def;
     const TrkTrack *track;
     TrkTrack *owned_track; /* loaded here when the def did not lend one */
+    DrvTableCache *tables; /* the tables of drivers the def's did not have, shared by this session's drivers */
     SimWorld *world;
     int car_count;
     DrvDriver *drivers[SIM_MAX_CARS];
@@ -35,7 +36,27 @@ SimSessionDef sim_default_session_def(const SimRace *race)
     def.seat_override = NULL;
     def.seat_mask = NULL;
     def.track = NULL;
+    def.tables = NULL;
     return def;
+}
+
+DrvTableCache *sim_race_tables_create(const SimRace *race, const TrkTrack *track, const DrvPersonality *const *extra,
+                                      int extra_count)
+{
+    DrvTableCache *cache = drv_table_cache_create(NULL);
+    if (cache == NULL)
+        return NULL;
+    int bad = 0;
+    for (int e = 0; e < race->entry_count && !bad; e++)
+        if (!race->entries[e].hold)
+            bad = drv_table_cache_add(cache, track, &race->car.dyn, race->entries[e].personality.grip_use);
+    for (int k = 0; k < extra_count && !bad; k++)
+        bad = drv_table_cache_add(cache, track, &race->car.dyn, extra[k]->grip_use);
+    if (bad) {
+        drv_table_cache_destroy(cache);
+        return NULL;
+    }
+    return cache;
 }
 
 static uint64_t sim_entry_seed(uint64_t seed, int entry)
@@ -105,7 +126,7 @@ static int sim_session_add(SimSession *s, int slot, char *err, size_t err_len)
         }
         return 0;
     }
-    DrvDriver *drv = drv_create(pers, s->track, &car.spec.dyn, sim_entry_seed(s->def.seed, e));
+    DrvDriver *drv = drv_create_ex(pers, s->track, &car.spec.dyn, sim_entry_seed(s->def.seed, e), s->tables);
     if (!drv) {
         snprintf(err, err_len, "%s:0: cannot create the driver of grid line %d (out of memory)", s->race->path,
                  e + 1);
@@ -140,6 +161,12 @@ SimSession *sim_session_create(const SimRace *race, const SimSessionDef *def, ch
         }
         s->track = s->owned_track;
     }
+    s->tables = drv_table_cache_create(s->def.tables);
+    if (!s->tables) {
+        snprintf(err, err_len, "%s:0: out of memory", race->path);
+        sim_session_destroy(s);
+        return NULL;
+    }
     SimWorldDef wd = sim_default_world_def();
     wd.track = s->track;
     wd.tick_hz = race->tick_hz;
@@ -170,6 +197,7 @@ void sim_session_destroy(SimSession *s)
     sim_world_destroy(s->world);
     for (int i = 0; i < SIM_MAX_CARS; i++)
         drv_destroy(s->drivers[i]);
+    drv_table_cache_destroy(s->tables); /* after the drivers, which borrow its tables */
     trk_free(s->owned_track);
     free(s);
 }
