@@ -9,6 +9,17 @@
 #define DRV_DRAFT_RANGE_M 45.0
 #define DRV_DRAFT_SLOWER_OK_MPS 2.0 /* a car this much slower still gives a useful tow */
 
+/* On a straight or not: the lone-car test runs before the track ahead is looked at. */
+bool drv_beh_draft_reaches(const DrvView *view, const DrvPersonality *p, const DrvOther *o, double margin_m,
+                           double margin_mps)
+{
+    if (p->draft_weight <= 0.0 || o->ds_m <= 0.0)
+        return false;
+    double gap = drv_beh_gap_m(view, o);
+    double faster = o->speed_mps - view->speed_mps;
+    return gap <= DRV_DRAFT_RANGE_M + margin_m && faster >= -DRV_DRAFT_SLOWER_OK_MPS - margin_mps;
+}
+
 void drv_beh_draft(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map)
 {
     if (!ctx->on_straight || p->draft_weight <= 0.0)

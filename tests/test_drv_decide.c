@@ -206,6 +206,43 @@ static int test_hysteresis_per_tick(void)
     return 0;
 }
 
+/* Whether a driver deciding with the only other car `ds_m` ahead (behind when negative), `closing_mps` slower,
+ * builds maps, or drives the line alone. */
+static bool alone_with(const TrkTrack *t, DrvPersonality p, double ds_m, double closing_mps)
+{
+    DrvDriver *d = drv_create(&p, t, NULL, 9);
+    if (d == NULL)
+        return false;
+    DrvOther o;
+    DrvView v = view_with(0, &o, ds_m, closing_mps);
+    o.d_m = 0.0;
+    DrvControls c;
+    drv_think(d, &v, &c);
+    bool alone = drv_debug(d)->alone;
+    drv_destroy(d);
+    return alone;
+}
+
+/* A car ahead is company only within reach of avoid (its range at our closing speed on it) or drafting, plus a
+ * margin; any car behind in view is company. */
+static int test_alone_by_reach(void)
+{
+    TrkTrack *t = load_track("data/tracks/oval.ini");
+    TST_CHECK(t != NULL);
+    DrvPersonality p = quiet(100.0), no_tow = p;
+    no_tow.draft_weight = 0.0;
+    double horizon = 2.0 * p.lookahead_s; /* avoid's horizon */
+    TST_CHECK(alone_with(t, p, 150.0, 0.0));                          /* far ahead at our speed */
+    TST_CHECK(!alone_with(t, p, 150.0, 140.0 / horizon));             /* closing fast enough to be in range */
+    TST_CHECK(alone_with(t, no_tow, 40.0, 0.0));                      /* beyond avoid's 12 m + margin */
+    TST_CHECK(!alone_with(t, p, 40.0, 0.0));                          /* but in drafting's 45 m */
+    TST_CHECK(!alone_with(t, no_tow, 14.0, 0.0));                     /* avoid's minimum range */
+    TST_CHECK(!alone_with(t, no_tow, -30.0, 0.0));                    /* a car behind */
+    TST_CHECK(!alone_with(t, no_tow, 0.5, 0.0));                      /* alongside */
+    trk_free(t);
+    return 0;
+}
+
 /* The weight of maps k ticks old is hysteresis^k as pow gives it, bit for bit, for gaps in the driver's table of
  * powers and beyond it (the table must not change a result). */
 static int test_hysteresis_weight_is_pow(void)
@@ -356,6 +393,7 @@ int main(void)
     TST_RUN(test_far_rate);
     TST_RUN(test_hysteresis_per_tick);
     TST_RUN(test_hysteresis_weight_is_pow);
+    TST_RUN(test_alone_by_reach);
     TST_RUN(test_target_follows_line);
     return tst_report();
 }
