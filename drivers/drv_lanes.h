@@ -54,37 +54,9 @@ static inline void drv_lanes_place(double d0_m, double spacing_m, int count, dou
  * compare: bit for bit what fmod/fmin/fmax give for these operands (see drv_lanes_speed_slow), at a tenth of the
  * cost. */
 double drv_lanes_speed_slow(const DrvLanes *lanes, double s_m, double d_m);
-static inline double drv_lanes_speed(const DrvLanes *lanes, double s_m, double d_m)
-{
-    double fs = s_m / lanes->step_m;
-    const int n = lanes->n;
-    /* fmod(fs, n) is fs itself on [0, n) (-0.0 included, which the original's "< 0.0" test also keeps); a number
-     * there is finite, so only the other path needs the test */
-    if (!(fs >= 0.0 && fs < n)) {
-        if (!isfinite(fs))
-            return 0.0;
-        fs = fmod(fs, n);
-        if (fs < 0.0)
-            fs += n;
-    }
-    if (!isfinite(d_m))
-        return 0.0;
-    int i = (int)fs;
-    if (i >= n)
-        i = n - 1;
-    int i1 = i + 1 == n ? 0 : i + 1;
-    double ts = fs - i;
-    int j;
-    double tl;
-    drv_lanes_place(lanes->d0_m, lanes->spacing_m, lanes->count, d_m, &j, &tl);
-    const float *a = lanes->v_mps + (size_t)j * (size_t)n, *b = a + n;
-    double va = (1.0 - ts) * a[i] + ts * a[i1], vb = (1.0 - ts) * b[i] + ts * b[i1];
-    return (1.0 - tl) * va + tl * vb;
-}
 
-/* One offset's place among the lanes, for many arc lengths at that offset (a held lane read along the braking
- * distance): the offset half of drv_lanes_speed done once. drv_lanes_row_speed then gives bit for bit
- * drv_lanes_speed(s, d). */
+/* One offset's place among the lanes: the offset half of drv_lanes_speed, done once for many arc lengths at that
+ * offset (a held lane read along the braking distance) with drv_lanes_row_speed. */
 typedef struct DrvLanesRow {
     bool valid; /* false: d was not finite (every speed is 0, as drv_lanes_speed gives) */
     int j;      /* the lane at or below d (drv_lanes_place) */
@@ -99,11 +71,13 @@ static inline DrvLanesRow drv_lanes_row(const DrvLanes *lanes, double d_m)
     return row;
 }
 
-/* drv_lanes_speed(s, d) for the row's d: the arc-length half of it, unchanged. */
+/* The arc-length half: the row's cap at s. */
 static inline double drv_lanes_row_speed(const DrvLanes *lanes, const DrvLanesRow *row, double s_m)
 {
     double fs = s_m / lanes->step_m;
     const int n = lanes->n;
+    /* fmod(fs, n) is fs itself on [0, n) (-0.0 included, which the original's "< 0.0" test also keeps); a number
+     * there is finite, so only the other path needs the test */
     if (!(fs >= 0.0 && fs < n)) {
         if (!isfinite(fs))
             return 0.0;
@@ -121,6 +95,12 @@ static inline double drv_lanes_row_speed(const DrvLanes *lanes, const DrvLanesRo
     const float *a = lanes->v_mps + (size_t)row->j * (size_t)n, *b = a + n;
     double va = (1.0 - ts) * a[i] + ts * a[i1], vb = (1.0 - ts) * b[i] + ts * b[i1];
     return (1.0 - tl) * va + tl * vb;
+}
+
+static inline double drv_lanes_speed(const DrvLanes *lanes, double s_m, double d_m)
+{
+    DrvLanesRow row = drv_lanes_row(lanes, d_m);
+    return drv_lanes_row_speed(lanes, &row, s_m);
 }
 
 /* Every lane's cap at one arc length, for many offsets at that s (a map's slots): the interpolation along s is done

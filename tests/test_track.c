@@ -233,21 +233,49 @@ static int test_spot_and_line_n_match_queries(void)
     return 0;
 }
 
+/* The wavy track with a racing-line speed profile of its own, and one built on another track (a circle), which
+ * cannot share the track's look-ups. */
+typedef struct ProfilePair {
+    TrkTrack *track, *other;
+    TrkSpeedProfile *own, *foreign;
+} ProfilePair;
+
+static void profile_pair_free(ProfilePair *pp)
+{
+    trk_speed_profile_free(pp->own);
+    trk_speed_profile_free(pp->foreign);
+    trk_free(pp->other);
+    trk_free(pp->track);
+}
+
+/* false (everything freed) when a build fails */
+static bool profile_pair(ProfilePair *pp)
+{
+    TrkPointDef cp[24];
+    circle_points(cp, 24, 0.0, 0.0, 150.0, 6.0);
+    char err[TRK_ERR_LEN];
+    TrkCarParams car = trk_default_car();
+    *pp = (ProfilePair){wavy_track(), trk_create(cp, 24, NULL, err, sizeof err), NULL, NULL};
+    if (pp->track != NULL && pp->other != NULL) {
+        pp->own = trk_speed_profile_create(pp->track, &car, TRK_PATH_RACING_LINE, 0.9);
+        pp->foreign = trk_speed_profile_create(pp->other, &car, TRK_PATH_RACING_LINE, 0.9);
+    }
+    if (pp->own == NULL || pp->foreign == NULL) {
+        profile_pair_free(pp);
+        return false;
+    }
+    return true;
+}
+
 /* The track and a speed profile from one look-up (a driver at its position; the line and the plan along its braking
  * distance) give exactly what the single queries give, on and off the lap and at the seam, for a profile built on
  * the track and for one built on another track (which cannot share the look-up). */
 static int test_spot_and_line_with_speed_match_queries(void)
 {
-    TrkTrack *t = wavy_track();
-    TrkPointDef cp[24];
-    circle_points(cp, 24, 0.0, 0.0, 150.0, 6.0);
-    char err[TRK_ERR_LEN];
-    TrkTrack *other = trk_create(cp, 24, NULL, err, sizeof err);
-    TST_CHECK(t != NULL && other != NULL);
-    TrkCarParams car = trk_default_car();
-    TrkSpeedProfile *own = trk_speed_profile_create(t, &car, TRK_PATH_RACING_LINE, 0.9);
-    TrkSpeedProfile *foreign = trk_speed_profile_create(other, &car, TRK_PATH_RACING_LINE, 0.9);
-    TST_CHECK(own != NULL && foreign != NULL);
+    ProfilePair pp;
+    TST_CHECK(profile_pair(&pp));
+    TrkTrack *t = pp.track;
+    const TrkSpeedProfile *own = pp.own, *foreign = pp.foreign;
     double L = trk_length(t);
     enum { N = 1009 };
     static double s[N], line[N], speed[N];
@@ -272,10 +300,7 @@ static int test_spot_and_line_with_speed_match_queries(void)
     }
     TST_CHECK(same == 2 * N);
     TST_CHECK(plan_varies > 100); /* the plan is not flat: the comparison above compared something */
-    trk_speed_profile_free(own);
-    trk_speed_profile_free(foreign);
-    trk_free(other);
-    trk_free(t);
+    profile_pair_free(&pp);
     return 0;
 }
 
@@ -300,16 +325,10 @@ static double speed_at_reference(const TrkSpeedProfile *p, double s_m, int *hint
  * and for one built on another track. */
 static int test_inline_lookups_match_external(void)
 {
-    TrkTrack *t = wavy_track();
-    TrkPointDef cp[24];
-    circle_points(cp, 24, 0.0, 0.0, 150.0, 6.0);
-    char err[TRK_ERR_LEN];
-    TrkTrack *other = trk_create(cp, 24, NULL, err, sizeof err);
-    TST_CHECK(t != NULL && other != NULL);
-    TrkCarParams car = trk_default_car();
-    TrkSpeedProfile *own = trk_speed_profile_create(t, &car, TRK_PATH_RACING_LINE, 0.9);
-    TrkSpeedProfile *foreign = trk_speed_profile_create(other, &car, TRK_PATH_RACING_LINE, 0.9);
-    TST_CHECK(own != NULL && foreign != NULL);
+    ProfilePair pp;
+    TST_CHECK(profile_pair(&pp));
+    TrkTrack *t = pp.track;
+    const TrkSpeedProfile *own = pp.own, *foreign = pp.foreign;
     TrkGeometry (*volatile geometry_ext)(const TrkTrack *, double, int *) = trk_geometry_at;
     double (*volatile speed_at_ext)(const TrkSpeedProfile *, double, int *) = trk_speed_at;
     TrkSpot (*volatile spot_speed_ext)(const TrkTrack *, const TrkSpeedProfile *, double, int *, double *) =
@@ -375,10 +394,7 @@ static int test_inline_lookups_match_external(void)
     }
     TST_CHECK(same == checked);
     TST_CHECK(on_lap > SPREAD / 2 && on_lap < N - 8); /* both kinds of arc length were looked up */
-    trk_speed_profile_free(own);
-    trk_speed_profile_free(foreign);
-    trk_free(other);
-    trk_free(t);
+    profile_pair_free(&pp);
     return 0;
 }
 
