@@ -21,28 +21,6 @@
 #define DRV_COMMIT_MAX 0.09        /* the full value: under the walk's floor (0.1) */
 #define DRV_COMMIT_LINE_BAND_M 1.0 /* no danger this close to the line; full danger from twice this */
 
-/* True when no slot's lane can be slower than v_ref, so no slot gets danger (the usual case on a straight): the
- * slowest of the lanes the slots read is faster than v_ref by more than the rounding of drv_lanes_column_speed.
- * Slot offsets fall with the slot index (d_left_m - i step_m, step_m > 0) and drv_lanes_place's lane with the
- * offset (its arithmetic is monotonic), so the slots read the lanes from slot slots-1's lane to slot 0's lane + 1.
- * A slot's cap (1 - t) a + t b, with t in [0, 1] and a, b >= m > 0, rounds (three roundings) to no less than
- * m (1 - 3 2^-53), and m * (1.0 - 1e-15) (1 - 9 2^-53 as a double) rounds to at most m (1 - 7 2^-53): when that is
- * >= v_ref, every slot's shortfall is < 0 and the loop below would write nothing. */
-static bool drv_commit_all_fast(const DrvLanesColumn *col, const DrvContextMap *map, double v_ref)
-{
-    double d_first = drv_map_slot_d(map, 0), d_last = drv_map_slot_d(map, map->slots - 1);
-    if (!col->valid || col->count < 2 || !isfinite(d_first) || !isfinite(d_last))
-        return false;
-    int j_lo, j_hi;
-    double t;
-    drv_lanes_place(col->d0_m, col->spacing_m, col->count, d_last, &j_lo, &t);
-    drv_lanes_place(col->d0_m, col->spacing_m, col->count, d_first, &j_hi, &t);
-    double m = INFINITY;
-    for (int j = j_lo; j <= j_hi + 1; j++)
-        m = col->v_mps[j] < m ? col->v_mps[j] : m;
-    return m > 0.0 && m * (1.0 - 1e-15) >= v_ref;
-}
-
 /* The slot loop of drv_beh_commit for a valid column and finite slot offsets (every offset between the first and
  * the last slot's is then finite too: slot_d falls with the slot index), in three passes instead of one loop with
  * branches: the lanes' place of every slot (drv_lanes_place), the two lane speeds each slot reads (the only part
@@ -127,17 +105,36 @@ void drv_beh_commit(const DrvView *view, const DrvPersonality *p, const DrvBehCt
     double inv_band = 1.0 / (DRV_COMMIT_BAND * v_ref);
     /* on a coarse map the slots nearest the line may lie a metre or more from it: they are still the line */
     double line_band = drv_fmax(DRV_COMMIT_LINE_BAND_M, 1.5 * map->step_m);
-    /* every slot reads the lanes at the same s: interpolate along s once per lane */
+    double d_first = drv_map_slot_d(map, 0), d_last = drv_map_slot_d(map, map->slots - 1);
+    const DrvLanes *lanes = ctx->lanes;
     DrvLanesColumn col;
-    if (!drv_lanes_column(ctx->lanes, view->s_m, &col)) {
-        drv_commit_each(view, ctx, NULL, map, v_ref, inv_band, line_band);
+    if (lanes->count >= 2 && lanes->count <= DRV_LANES_COLUMN_MAX && isfinite(d_first) && isfinite(d_last)) {
+        /* Every slot reads the lanes at the same s: interpolate along s once per lane, and only for the lanes the
+         * slots read. Slot offsets fall with the slot index (d_left_m - i step_m, step_m > 0) and drv_lanes_place's
+         * lane with the offset (its arithmetic is monotonic), so the slots read the lanes from slot slots-1's lane
+         * to slot 0's lane + 1 (the map spans the width a car's centre may take, the lanes the whole track). */
+        int j_lo, j_hi;
+        double t;
+        drv_lanes_place(lanes->d0_m, lanes->spacing_m, lanes->count, d_last, &j_lo, &t);
+        drv_lanes_place(lanes->d0_m, lanes->spacing_m, lanes->count, d_first, &j_hi, &t);
+        double m = drv_lanes_column_part(lanes, view->s_m, j_lo, j_hi + 1, &col);
+        if (!col.valid) {
+            drv_commit_each(view, ctx, &col, map, v_ref, inv_band, line_band);
+            return;
+        }
+        /* No slot can get danger (the usual case on a straight) when the slowest lane the slots read, m, is faster
+         * than v_ref by more than the rounding of drv_lanes_column_speed: a slot's cap (1 - t) a + t b, with t in
+         * [0, 1] and a, b >= m > 0, rounds (three roundings) to no less than m (1 - 3 2^-53), and
+         * m * (1.0 - 1e-15) (1 - 9 2^-53 as a double) rounds to at most m (1 - 7 2^-53): when that is >= v_ref,
+         * every slot's shortfall is < 0 and drv_commit_slots would write nothing. */
+        if (m > 0.0 && m * (1.0 - 1e-15) >= v_ref)
+            return;
+        drv_commit_slots(&col, ctx, map, v_ref, inv_band, line_band);
         return;
     }
-    if (drv_commit_all_fast(&col, map, v_ref))
-        return;
-    if (col.valid && col.count >= 2 && isfinite(drv_map_slot_d(map, 0)) &&
-        isfinite(drv_map_slot_d(map, map->slots - 1)))
-        drv_commit_slots(&col, ctx, map, v_ref, inv_band, line_band);
+    /* lanes too many for a column, too few to interpolate between, or non-finite slot offsets */
+    if (!drv_lanes_column(lanes, view->s_m, &col))
+        drv_commit_each(view, ctx, NULL, map, v_ref, inv_band, line_band);
     else
         drv_commit_each(view, ctx, &col, map, v_ref, inv_band, line_band);
 }

@@ -12,8 +12,8 @@ void drv_beh_line(const DrvView *view, const DrvPersonality *p, const DrvBehCtx 
 {
     (void)view;
     double span = map->d_left_m - map->d_right_m;
-    /* a floor everywhere and the broad peak, in one pass */
-    drv_map_write_peak_on_floor(map, DRV_MAP_INTEREST, 0.02, ctx->line_d_m, DRV_LINE_BROAD_FRACTION * p->line_weight,
-                                2.0 * span + 1.0);
-    drv_map_write_peak(map, DRV_MAP_INTEREST, ctx->line_d_m, p->line_weight, DRV_LINE_NARROW_FALLOFF_M);
+    /* a floor everywhere, the broad peak and the narrow one, in one call */
+    drv_map_write_two_peaks_on_floor(map, DRV_MAP_INTEREST, 0.02, ctx->line_d_m,
+                                     DRV_LINE_BROAD_FRACTION * p->line_weight, 2.0 * span + 1.0, p->line_weight,
+                                     DRV_LINE_NARROW_FALLOFF_M);
 }

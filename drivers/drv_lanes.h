@@ -113,6 +113,28 @@ typedef struct DrvLanesColumn {
     double v_mps[DRV_LANES_COLUMN_MAX];
 } DrvLanesColumn;
 
+/* The s half of drv_lanes_speed, unchanged: the samples i and i1 around s and the fraction ts toward i1; false for a
+ * non-finite s. */
+static inline bool drv_lanes_at_s(const DrvLanes *lanes, double s_m, int *i, int *i1, double *ts)
+{
+    double fs = s_m / lanes->step_m;
+    const int n = lanes->n;
+    if (!(fs >= 0.0 && fs < n)) {
+        if (!isfinite(fs))
+            return false;
+        fs = fmod(fs, n);
+        if (fs < 0.0)
+            fs += n;
+    }
+    int k = (int)fs;
+    if (k >= n)
+        k = n - 1;
+    *i = k;
+    *i1 = k + 1 == n ? 0 : k + 1;
+    *ts = fs - k;
+    return true;
+}
+
 /* false when the lanes are too many for a column (then use drv_lanes_speed). */
 static inline bool drv_lanes_column(const DrvLanes *lanes, double s_m, DrvLanesColumn *col)
 {
@@ -121,29 +143,39 @@ static inline bool drv_lanes_column(const DrvLanes *lanes, double s_m, DrvLanesC
     col->count = lanes->count;
     col->d0_m = lanes->d0_m;
     col->spacing_m = lanes->spacing_m;
-    /* the s half of drv_lanes_speed, unchanged */
-    double fs = s_m / lanes->step_m;
-    const int n = lanes->n;
-    col->valid = true;
-    if (!(fs >= 0.0 && fs < n)) {
-        if (!isfinite(fs)) {
-            col->valid = false;
-            return true;
-        }
-        fs = fmod(fs, n);
-        if (fs < 0.0)
-            fs += n;
-    }
-    int i = (int)fs;
-    if (i >= n)
-        i = n - 1;
-    int i1 = i + 1 == n ? 0 : i + 1;
-    double ts = fs - i;
+    int i, i1;
+    double ts;
+    col->valid = drv_lanes_at_s(lanes, s_m, &i, &i1, &ts);
+    if (!col->valid)
+        return true;
     for (int j = 0; j < lanes->count; j++) {
-        const float *a = lanes->v_mps + (size_t)j * (size_t)n;
+        const float *a = lanes->v_mps + (size_t)j * (size_t)lanes->n;
         col->v_mps[j] = (1.0 - ts) * a[i] + ts * a[i1];
     }
     return true;
+}
+
+/* drv_lanes_column for lanes j_lo..j_hi only (0 <= j_lo <= j_hi < count <= DRV_LANES_COLUMN_MAX; the other lanes are
+ * left unset), for offsets that fall among those lanes alone (a map's slots: drv_beh_commit.c). Returns the lowest of
+ * their caps (the first of equal ones; NaN never counts), INFINITY when none is lower or s is not finite (then
+ * col->valid is false). Each cap is drv_lanes_column's, bit for bit. */
+static inline double drv_lanes_column_part(const DrvLanes *lanes, double s_m, int j_lo, int j_hi, DrvLanesColumn *col)
+{
+    col->count = lanes->count;
+    col->d0_m = lanes->d0_m;
+    col->spacing_m = lanes->spacing_m;
+    int i, i1;
+    double ts, m = INFINITY;
+    col->valid = drv_lanes_at_s(lanes, s_m, &i, &i1, &ts);
+    if (!col->valid)
+        return m;
+    for (int j = j_lo; j <= j_hi; j++) {
+        const float *a = lanes->v_mps + (size_t)j * (size_t)lanes->n;
+        double v = (1.0 - ts) * a[i] + ts * a[i1];
+        col->v_mps[j] = v;
+        m = v < m ? v : m;
+    }
+    return m;
 }
 
 /* drv_lanes_speed(s, d) for the column's s: the offset half of it, unchanged. */

@@ -56,25 +56,28 @@ float *drv_map_values(DrvContextMap *map, DrvMapWhich which)
 }
 
 
-/* (int)drv_clampd(ceil(x), lo, hi) without the library call where x is a modest number (the int is the same: only
- * the sign of a zero differs, which (int) drops); anything else (huge, infinite) takes the library path. */
+/* (int)drv_clampd(ceil(x), lo, hi) for integers lo <= hi, without the library call where x is a modest number;
+ * anything else (huge, infinite, NaN) takes the library path. A modest x is clamped first: ceil is monotonic and
+ * leaves the integers lo and hi as they are, so the ceil of the clamped x is the clamped ceil of x, and the clamped x
+ * fits an int. The int is the same: only the sign of a zero may differ, which (int) drops. A few instructions fewer
+ * than rounding through a long long and clamping the result; it runs twice for every band and peak written. */
 static int drv_map_ceil_in(double x, double lo, double hi)
 {
     if (!(x > -1e9 && x < 1e9))
         return (int)drv_clampd(ceil(x), lo, hi);
-    double t = (double)(long long)x; /* toward zero */
-    t = t < x ? t + 1.0 : t;
-    return (int)drv_clampd(t, lo, hi);
+    x = x < lo ? lo : (x > hi ? hi : x);
+    int t = (int)x; /* toward zero */
+    return t + (t < x);
 }
 
-/* (int)drv_clampd(floor(x), lo, hi), likewise. */
+/* (int)drv_clampd(floor(x), lo, hi) for integers lo <= hi, likewise. */
 static int drv_map_floor_in(double x, double lo, double hi)
 {
     if (!(x > -1e9 && x < 1e9))
         return (int)drv_clampd(floor(x), lo, hi);
-    double t = (double)(long long)x;
-    t = t > x ? t - 1.0 : t;
-    return (int)drv_clampd(t, lo, hi);
+    x = x < lo ? lo : (x > hi ? hi : x);
+    int t = (int)x;
+    return t - (t > x);
 }
 
 /* The slots whose centres lie within [d_lo, d_hi] (widened by `reach`), as an index range; empty when lo > hi.
@@ -248,4 +251,47 @@ void drv_map_write_peak_on_floor(DrvContextMap *map, DrvMapWhich which, double f
     }
     for (int i = z; i < n; i++)
         v[i] = base > v[i] ? base : v[i];
+}
+
+/* drv_map_write_peak_on_floor(floor, d, broad) then drv_map_write_peak(d, narrow) with one call's set-up: the same
+ * loops, in the same order, as the two calls run (test_drv_fast.c: test_two_peaks_match_three_writes). Fusing the
+ * narrow peak into the broad one's loop (its x * x is the broad one's) cost more than it saved: split into three
+ * loops around the narrow range, or masked by the slot index, the vectorised loops' set-up ate the gain. Saves about
+ * 40 of drv_beh_line's 660 instructions a decision. */
+void drv_map_write_two_peaks_on_floor(DrvContextMap *map, DrvMapWhich which, double floor_value, double d_m,
+                                      double broad_value, double broad_falloff_m, double narrow_value,
+                                      double narrow_falloff_m)
+{
+    if (!isfinite(d_m) || !(broad_value > 0.0) || !(broad_value <= 1.0) || !(narrow_value > 0.0) ||
+        !(narrow_value <= 1.0)) { /* a peak writes nothing, or needs its clamp */
+        drv_map_write_peak_on_floor(map, which, floor_value, d_m, broad_value, broad_falloff_m);
+        drv_map_write_peak(map, which, d_m, narrow_value, narrow_falloff_m);
+        return;
+    }
+    const double left = map->d_left_m, step = map->step_m;
+    double fb = drv_maxd(broad_falloff_m, 1.5 * step), fn = drv_maxd(narrow_falloff_m, 1.5 * step);
+    double inv2b = 1.0 / (fb * fb), inv2n = 1.0 / (fn * fn);
+    int lo, hi, nlo, nhi, n = map->slots;
+    drv_map_range(map, d_m, d_m, fb, &lo, &hi);
+    drv_map_range(map, d_m, d_m, fn, &nlo, &nhi);
+    int a = lo < 0 ? 0 : (lo > n ? n : lo), z = hi + 1 < a ? a : (hi + 1 > n ? n : hi + 1); /* [a, z) */
+    float *v = drv_map_values(map, which);
+    float base = drv_map_level(floor_value);
+    for (int i = 0; i < a; i++)
+        v[i] = base > v[i] ? base : v[i];
+    /* as drv_map_write_peak_on_floor, values <= 1: no clamp; a value <= 0 never rises above a stored one */
+    for (int i = a; i < z; i++) {
+        float m = base > v[i] ? base : v[i];
+        double x = (left - i * step) - d_m;
+        float f = (float)(broad_value * (1.0 - x * x * inv2b));
+        v[i] = f > m ? f : m;
+    }
+    for (int i = z; i < n; i++)
+        v[i] = base > v[i] ? base : v[i];
+    /* then the narrow peak over its own slots, as drv_map_write_peak's loop merges it */
+    for (int i = nlo; i <= nhi; i++) {
+        double x = (left - i * step) - d_m;
+        float g = (float)(narrow_value * (1.0 - x * x * inv2n));
+        v[i] = g > v[i] ? g : v[i];
+    }
 }

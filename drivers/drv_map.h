@@ -67,5 +67,10 @@ void drv_map_write_all(DrvContextMap *map, DrvMapWhich which, double value);
  * same result bit for bit (both merge by maximum). */
 void drv_map_write_peak_on_floor(DrvContextMap *map, DrvMapWhich which, double floor_value, double d_m, double value,
                                  double falloff_m);
+/* drv_map_write_peak_on_floor(floor_value, d_m, broad_value, broad_falloff_m) then drv_map_write_peak(d_m,
+ * narrow_value, narrow_falloff_m), two peaks at one offset, in one call with the same result bit for bit. */
+void drv_map_write_two_peaks_on_floor(DrvContextMap *map, DrvMapWhich which, double floor_value, double d_m,
+                                      double broad_value, double broad_falloff_m, double narrow_value,
+                                      double narrow_falloff_m);
 
 #endif

@@ -151,10 +151,12 @@ void drv_resolve_walk(const DrvContextMap *map, double current_d_m, DrvResolveRe
     /* The car sits between two slot centres; both are where it is, so the walk left starts from the one on its
      * left and the walk right from the one on its right. This keeps coarse maps from putting the car "inside" a
      * neighbour's danger because of rounding. */
-    int cur = drv_map_d_to_slot(map, current_d_m);
     double f = drv_map_d_to_slotf(map, current_d_m);
+    int cur = !(f > 0.0) ? 0 : (f >= n - 1 ? n - 1 : (int)(f + 0.5)); /* drv_map_d_to_slot, f at hand */
     int left = f <= 0.0 ? 0 : (f >= n - 1 ? n - 1 : (int)f);
-    int right = f <= 0.0 ? 0 : (f >= n - 1 ? n - 1 : (int)ceil(f));
+    /* (int)ceil(f) for 0 < f < n - 1 without the call: (int)f rounds toward zero, so it is one less where f is not
+     * a whole number */
+    int right = f <= 0.0 ? 0 : (f >= n - 1 ? n - 1 : (int)f + ((int)f < f));
     /* the two walks cover lo..hi between them (right is left or left + 1), so they find its least danger too */
     float dmin;
     int lo = 0, hi = n - 1;

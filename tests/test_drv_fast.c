@@ -2,6 +2,7 @@
 #include "../drivers/drv_beh.h"
 #include "../drivers/drv_lanes.h"
 #include "../drivers/drv_map.h"
+#include "../drivers/drv_post.h"
 #include "../drivers/drv_resolve.h"
 #include "../track/trk.h"
 #include "tst.h"
@@ -256,6 +257,103 @@ static int test_peak_on_floor_matches_two_writes(void)
     return 0;
 }
 
+/* drv_map_write_two_peaks_on_floor gives the map drv_map_write_peak_on_floor + drv_map_write_peak give, over random
+ * maps, centres inside and beyond the map, values below, at and above 1, and falloffs either way round (the narrow
+ * one wider too), on top of existing content (NaN included). */
+static int test_two_peaks_match_three_writes(void)
+{
+    static const double values[] = {0.01, 0.18, 0.6, 1.0, 1.5, 0.0, -1.0};
+    static const double falloffs[] = {0.0, 0.1, 3.0, 6.0, 21.0, 1e9};
+    unsigned state = 13u;
+    int bad = 0;
+    for (int round = 0; round < 6000; round++) {
+        DrvContextMap a;
+        drv_map_init(&a, 2 + (int)(next_u(&state) % 127u), 4.0 + (next_u(&state) % 7u), -6.0);
+        for (int i = 0; i < a.slots; i++)
+            a.interest[i] = next_u(&state) % 50u == 0u ? NAN : (float)((next_u(&state) % 5u) * 0.25);
+        DrvContextMap b = a;
+        double d = -12.0 + 24.0 * (next_u(&state) % 1000u) / 999.0, floor = pick(&state, values, 7);
+        double bv = pick(&state, values, 7), bf = pick(&state, falloffs, 6);
+        double nv = pick(&state, values, 7), nf = pick(&state, falloffs, 6);
+        drv_map_write_peak_on_floor(&a, DRV_MAP_INTEREST, floor, d, bv, bf);
+        drv_map_write_peak(&a, DRV_MAP_INTEREST, d, nv, nf);
+        drv_map_write_two_peaks_on_floor(&b, DRV_MAP_INTEREST, floor, d, bv, bf, nv, nf);
+        bad += memcmp(a.interest, b.interest, sizeof(float) * (size_t)a.slots) != 0;
+    }
+    TST_CHECK(bad == 0);
+    return 0;
+}
+
+/* drv_post_blur as first written: every slot's window cut at the map's ends by a test per offset, the weights from
+ * exp() at every offset (k = 0 included). */
+static void ref_blur(DrvContextMap *map, DrvBlur blur, int radius)
+{
+    if (blur == DRV_BLUR_NONE || radius <= 0)
+        return;
+    radius = radius > 16 ? 16 : radius;
+    double w[17], sigma = radius * 0.5;
+    for (int k = 0; k <= radius; k++)
+        w[k] = blur == DRV_BLUR_GAUSS ? exp(-0.5 * (k * k) / (sigma * sigma)) : 1.0;
+    float out[DRV_MAX_SLOTS];
+    const int n = map->slots;
+    for (int i = 0; i < n; i++) {
+        double sum = 0.0, wsum = 0.0;
+        for (int k = -radius; k <= radius; k++) {
+            int j = i + k;
+            if (j < 0 || j >= n)
+                continue;
+            sum += w[k < 0 ? -k : k] * map->danger[j];
+            wsum += w[k < 0 ? -k : k];
+        }
+        float b = (float)(sum / wsum);
+        out[i] = map->danger[i] > b ? map->danger[i] : b;
+    }
+    memcpy(map->danger, out, sizeof(float) * (size_t)n);
+}
+
+/* drv_post_blur (four slots' sums at a time in vector registers, the ends by their bounds) gives the reference's map
+ * bit for bit, box and Gaussian, radii from 1 to beyond the cap, on maps of every slot count (wider and narrower
+ * than the window) with many distinct levels and the odd NaN. */
+static int test_blur_matches_reference(void)
+{
+    unsigned state = 17u;
+    int bad = 0;
+    for (int round = 0; round < 6000; round++) {
+        DrvContextMap a;
+        drv_map_init(&a, 2 + (int)(next_u(&state) % (DRV_MAX_SLOTS - 1u)), 5.0, -5.0);
+        for (int i = 0; i < a.slots; i++)
+            a.danger[i] = next_u(&state) % 97u == 0u ? NAN : (float)((next_u(&state) % 1000u) / 999.0);
+        DrvContextMap b = a;
+        DrvBlur blur = next_u(&state) % 2u ? DRV_BLUR_GAUSS : DRV_BLUR_BOX;
+        int radius = 1 + (int)(next_u(&state) % 18u);
+        ref_blur(&a, blur, radius);
+        drv_post_blur(&b, blur, radius);
+        bad += memcmp(a.danger, b.danger, sizeof(float) * (size_t)a.slots) != 0;
+    }
+    TST_CHECK(bad == 0);
+    return 0;
+}
+
+/* A car exactly on a slot centre starts both walks on that slot (the slot left of it and the slot right of it are
+ * the same one): a wall on the next slot either side bounds the reach there, never includes it. */
+static int test_walk_from_a_slot_centre(void)
+{
+    int bad = 0;
+    for (int k = 1; k < 16; k++) {
+        DrvContextMap m;
+        drv_map_init(&m, 17, 4.0, -4.0); /* step 0.5: every centre and slot coordinate exact */
+        for (int i = 0; i < m.slots; i++)
+            m.interest[i] = 0.5f;
+        m.danger[k - 1] = 1.0f;
+        m.danger[k + 1] = 1.0f;
+        DrvResolveResult res;
+        drv_resolve_walk(&m, drv_map_slot_d(&m, k), &res);
+        bad += res.reach_lo != k || res.reach_hi != k || res.chosen_slot != k;
+    }
+    TST_CHECK(bad == 0);
+    return 0;
+}
+
 /* drv_map_write_band as first written: one loop over the slots in reach, with a branch per slot. */
 static void ref_band(DrvContextMap *map, double d_lo_m, double d_hi_m, double value, double skirt_m)
 {
@@ -375,6 +473,9 @@ int main(void)
     TST_RUN(test_walk_choice_matches_reference);
     TST_RUN(test_walk_matches_reference);
     TST_RUN(test_peak_on_floor_matches_two_writes);
+    TST_RUN(test_two_peaks_match_three_writes);
+    TST_RUN(test_blur_matches_reference);
+    TST_RUN(test_walk_from_a_slot_centre);
     TST_RUN(test_band_matches_reference);
     TST_RUN(test_commit_matches_reference);
     return tst_report();
