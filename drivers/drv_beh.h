@@ -41,11 +41,12 @@ void drv_beh_commit(const DrvView *view, const DrvPersonality *p, const DrvBehCt
 /* Blue flags: a car about to be lapped leaves the faster car's lane. */
 void drv_beh_yield(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
 
-/* Whether another car is within reach of a behaviour: whether that behaviour could write anything for it this tick,
- * judged widened by margin_m metres (ranges) and margin_mps m/s (speed thresholds). Each lives beside the behaviour
- * it describes, with the same constants. The decision's lone-car test asks them about the cars ahead (drv_context.c):
- * a car that none of them reaches builds no maps, since they would hold only the line and the track limits. The
- * margin lets a car about to come within reach have maps, with their hysteresis, a few ticks before it writes. */
+/* Whether a car AHEAD (ds_m > 0) is within reach of a behaviour: whether that behaviour could write anything for it
+ * this tick, judged widened by margin_m metres (ranges) and margin_mps m/s (speed thresholds). Each lives beside the
+ * behaviour it describes, with the same constants. The decision's lone-car test asks them about the cars ahead
+ * (drv_context.c; any car behind in view is company there): a car that none of them reaches builds no maps, since
+ * they would hold only the line and the track limits. The margin lets a car about to come within reach have maps,
+ * with their hysteresis, a few ticks before it writes. */
 bool drv_beh_avoid_reaches(const DrvView *view, const DrvPersonality *p, const DrvOther *o, double margin_m,
                            double margin_mps);
 bool drv_beh_draft_reaches(const DrvView *view, const DrvPersonality *p, const DrvOther *o, double margin_m,

@@ -118,10 +118,7 @@ bool drv_beh_avoid_reaches(const DrvView *view, const DrvPersonality *p, const D
     double gap = drv_beh_gap_m(view, o);
     if (!(gap >= DRV_AVOID_ALONGSIDE_GAP_M + margin_m)) /* alongside (a NaN gap too) */
         return true;
-    if (o->ds_m < 0.0) /* the car-behind wall of drv_avoid_behind */
-        return gap < DRV_AVOID_BEHIND_GAP_M + margin_m +
-                         drv_fmax(o->speed_mps - view->speed_mps + margin_mps, 0.0) * DRV_AVOID_BEHIND_CLOSING_S;
-    /* ahead: the range drv_beh_avoid stops at */
+    /* the range drv_beh_avoid stops at */
     double closing = view->speed_mps - o->speed_mps + margin_mps;
     double horizon_s = DRV_AVOID_HORIZON_PER_LOOKAHEAD * p->lookahead_s;
     return gap <= DRV_AVOID_MIN_RANGE_M + margin_m + drv_fmax(closing, 0.0) * horizon_s;

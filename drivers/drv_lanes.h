@@ -49,72 +49,12 @@ static inline void drv_lanes_place(double d0_m, double spacing_m, int count, dou
     *t = fl - k;
 }
 
-/* The fastest speed at arc length s for a car holding lateral offset d through what lies ahead, m/s (0 for a
- * non-finite s or d). Inline, with the arc length wrapped by compare when already on the lap and the clamps by
- * compare: bit for bit what fmod/fmin/fmax give for these operands (see drv_lanes_speed_slow), at a tenth of the
- * cost. */
+/* drv_lanes_speed as first written, with fmod, fmin and fmax: the reference its inline form is tested against. */
 double drv_lanes_speed_slow(const DrvLanes *lanes, double s_m, double d_m);
 
-/* One offset's place among the lanes: the offset half of drv_lanes_speed, done once for many arc lengths at that
- * offset (a held lane read along the braking distance) with drv_lanes_row_speed. */
-typedef struct DrvLanesRow {
-    bool valid; /* false: d was not finite (every speed is 0, as drv_lanes_speed gives) */
-    int j;      /* the lane at or below d (drv_lanes_place) */
-    double t;   /* the fraction toward lane j + 1 */
-} DrvLanesRow;
-
-static inline DrvLanesRow drv_lanes_row(const DrvLanes *lanes, double d_m)
-{
-    DrvLanesRow row = {isfinite(d_m), 0, 0.0};
-    if (row.valid)
-        drv_lanes_place(lanes->d0_m, lanes->spacing_m, lanes->count, d_m, &row.j, &row.t);
-    return row;
-}
-
-/* The arc-length half: the row's cap at s. */
-static inline double drv_lanes_row_speed(const DrvLanes *lanes, const DrvLanesRow *row, double s_m)
-{
-    double fs = s_m / lanes->step_m;
-    const int n = lanes->n;
-    /* fmod(fs, n) is fs itself on [0, n) (-0.0 included, which the original's "< 0.0" test also keeps); a number
-     * there is finite, so only the other path needs the test */
-    if (!(fs >= 0.0 && fs < n)) {
-        if (!isfinite(fs))
-            return 0.0;
-        fs = fmod(fs, n);
-        if (fs < 0.0)
-            fs += n;
-    }
-    if (!row->valid)
-        return 0.0;
-    int i = (int)fs;
-    if (i >= n)
-        i = n - 1;
-    int i1 = i + 1 == n ? 0 : i + 1;
-    double ts = fs - i, tl = row->t;
-    const float *a = lanes->v_mps + (size_t)row->j * (size_t)n, *b = a + n;
-    double va = (1.0 - ts) * a[i] + ts * a[i1], vb = (1.0 - ts) * b[i] + ts * b[i1];
-    return (1.0 - tl) * va + tl * vb;
-}
-
-static inline double drv_lanes_speed(const DrvLanes *lanes, double s_m, double d_m)
-{
-    DrvLanesRow row = drv_lanes_row(lanes, d_m);
-    return drv_lanes_row_speed(lanes, &row, s_m);
-}
-
-/* Every lane's cap at one arc length, for many offsets at that s (a map's slots): the interpolation along s is done
- * once per lane instead of once per offset. drv_lanes_column_speed then gives bit for bit drv_lanes_speed(s, d). */
-#define DRV_LANES_COLUMN_MAX 64
-typedef struct DrvLanesColumn {
-    bool valid;                       /* false: s was not finite (every speed is 0, as drv_lanes_speed gives) */
-    int count;
-    double d0_m, spacing_m;
-    double v_mps[DRV_LANES_COLUMN_MAX];
-} DrvLanesColumn;
-
-/* The s half of drv_lanes_speed, unchanged: the samples i and i1 around s and the fraction ts toward i1; false for a
- * non-finite s. */
+/* The arc-length half of drv_lanes_speed: the samples i and i1 around s and the fraction ts toward i1; false for a
+ * non-finite s. fmod(fs, n) is fs itself on [0, n) (-0.0 included, which the original's "< 0.0" test also keeps); a
+ * number there is finite, so only the other path needs the test. */
 static inline bool drv_lanes_at_s(const DrvLanes *lanes, double s_m, int *i, int *i1, double *ts)
 {
     double fs = s_m / lanes->step_m;
@@ -135,30 +75,58 @@ static inline bool drv_lanes_at_s(const DrvLanes *lanes, double s_m, int *i, int
     return true;
 }
 
-/* false when the lanes are too many for a column (then use drv_lanes_speed). */
-static inline bool drv_lanes_column(const DrvLanes *lanes, double s_m, DrvLanesColumn *col)
+/* One offset's place among the lanes: the offset half of drv_lanes_speed, done once for many arc lengths at that
+ * offset (a held lane read along the braking distance) with drv_lanes_row_speed. */
+typedef struct DrvLanesRow {
+    bool valid; /* false: d was not finite (every speed is 0, as drv_lanes_speed gives) */
+    int j;      /* the lane at or below d (drv_lanes_place) */
+    double t;   /* the fraction toward lane j + 1 */
+} DrvLanesRow;
+
+static inline DrvLanesRow drv_lanes_row(const DrvLanes *lanes, double d_m)
 {
-    if (lanes->count > DRV_LANES_COLUMN_MAX)
-        return false;
-    col->count = lanes->count;
-    col->d0_m = lanes->d0_m;
-    col->spacing_m = lanes->spacing_m;
-    int i, i1;
-    double ts;
-    col->valid = drv_lanes_at_s(lanes, s_m, &i, &i1, &ts);
-    if (!col->valid)
-        return true;
-    for (int j = 0; j < lanes->count; j++) {
-        const float *a = lanes->v_mps + (size_t)j * (size_t)lanes->n;
-        col->v_mps[j] = (1.0 - ts) * a[i] + ts * a[i1];
-    }
-    return true;
+    DrvLanesRow row = {isfinite(d_m), 0, 0.0};
+    if (row.valid)
+        drv_lanes_place(lanes->d0_m, lanes->spacing_m, lanes->count, d_m, &row.j, &row.t);
+    return row;
 }
 
-/* drv_lanes_column for lanes j_lo..j_hi only (0 <= j_lo <= j_hi < count <= DRV_LANES_COLUMN_MAX; the other lanes are
+/* The arc-length half: the row's cap at s. */
+static inline double drv_lanes_row_speed(const DrvLanes *lanes, const DrvLanesRow *row, double s_m)
+{
+    int i, i1;
+    double ts;
+    if (!drv_lanes_at_s(lanes, s_m, &i, &i1, &ts) || !row->valid)
+        return 0.0;
+    double tl = row->t;
+    const float *a = lanes->v_mps + (size_t)row->j * (size_t)lanes->n, *b = a + lanes->n;
+    double va = (1.0 - ts) * a[i] + ts * a[i1], vb = (1.0 - ts) * b[i] + ts * b[i1];
+    return (1.0 - tl) * va + tl * vb;
+}
+
+/* The fastest speed at arc length s for a car holding lateral offset d through what lies ahead, m/s (0 for a
+ * non-finite s or d). Inline, with the arc length wrapped by compare when already on the lap and the clamps by
+ * compare: bit for bit what fmod/fmin/fmax give for these operands (drv_lanes_speed_slow), at a tenth of the cost. */
+static inline double drv_lanes_speed(const DrvLanes *lanes, double s_m, double d_m)
+{
+    DrvLanesRow row = drv_lanes_row(lanes, d_m);
+    return drv_lanes_row_speed(lanes, &row, s_m);
+}
+
+/* Every lane's cap at one arc length, for many offsets at that s (a map's slots): the interpolation along s is done
+ * once per lane instead of once per offset. drv_lanes_column_speed then gives bit for bit drv_lanes_speed(s, d). */
+#define DRV_LANES_COLUMN_MAX 64
+typedef struct DrvLanesColumn {
+    bool valid;                       /* false: s was not finite (every speed is 0, as drv_lanes_speed gives) */
+    int count;
+    double d0_m, spacing_m;
+    double v_mps[DRV_LANES_COLUMN_MAX];
+} DrvLanesColumn;
+
+/* A column for lanes j_lo..j_hi only (0 <= j_lo <= j_hi < count <= DRV_LANES_COLUMN_MAX; the other lanes are
  * left unset), for offsets that fall among those lanes alone (a map's slots: drv_beh_commit.c). Returns the lowest of
  * their caps (the first of equal ones; NaN never counts), INFINITY when none is lower or s is not finite (then
- * col->valid is false). Each cap is drv_lanes_column's, bit for bit. */
+ * col->valid is false). Each cap is interpolated along s as drv_lanes_speed does it, bit for bit. */
 static inline double drv_lanes_column_part(const DrvLanes *lanes, double s_m, int j_lo, int j_hi, DrvLanesColumn *col)
 {
     col->count = lanes->count;
@@ -176,6 +144,15 @@ static inline double drv_lanes_column_part(const DrvLanes *lanes, double s_m, in
         m = v < m ? v : m;
     }
     return m;
+}
+
+/* The whole column; false when the lanes are too many for one (then use drv_lanes_speed). */
+static inline bool drv_lanes_column(const DrvLanes *lanes, double s_m, DrvLanesColumn *col)
+{
+    if (lanes->count > DRV_LANES_COLUMN_MAX)
+        return false;
+    drv_lanes_column_part(lanes, s_m, 0, lanes->count - 1, col);
+    return true;
 }
 
 /* drv_lanes_speed(s, d) for the column's s: the offset half of it, unchanged. */

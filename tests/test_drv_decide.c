@@ -284,11 +284,15 @@ static int test_target_follows_line(void)
         v.speed_mps = 30.0;
         v.s_m = 1440.0 + 0.3 * (double)tick;
         v.d_m = trk_line_d(t, v.s_m, NULL);
-        o.ds_m = 100.0, o.speed_mps = 30.0; /* company far ahead: maps are built, the line is the choice */
+        /* company 40 m ahead at our speed: within drafting's reach, so maps are built, but nothing is written for it
+         * off a straight, so the line is the choice (100 m ahead it was a lone car's plan, which follows the line
+         * for another reason, since session 5's lone-car rule) */
+        o.ds_m = 40.0, o.speed_mps = 30.0;
         DrvControls c;
         drv_think(d, &v, &c);
         double line = trk_line_d(t, v.s_m + 2.0 + v.speed_mps * 0.35 * p.lookahead_s, NULL);
         if (drv_debug(d)->tick == tick) {
+            TST_CHECK(!drv_debug(d)->alone && drv_debug(d)->slots > 0); /* a decision through maps */
             TST_CHECK(fabs(c.target_d_m - line) < 1.0); /* the decision chose the line */
             first_target = c.target_d_m, first_line = line;
             continue;
