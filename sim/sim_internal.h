@@ -112,6 +112,7 @@ typedef struct SimPair {
 typedef struct SimSensed {
     DrvOther other; /* ds_m and laps_ahead are filled per viewer */
     double s_m, race_dist_m;
+    int lap_key;    /* the whole laps of race_dist_m - s_m, for laps_ahead (sim_view.c: sim_lap_key) */
 } SimSensed;
 
 struct SimWorld {
@@ -138,6 +139,8 @@ struct SimWorld {
     int active_count;
     bool s_moved;     /* a collision moved a car along s this tick (so by_s may need sorting again) */
     SimSensed *sensed; /* active_count entries in by_s order (the sense stage's snapshot) */
+    bool sense_fast;  /* this tick's walks take the fast way (sim_view.c: sim_sense_snapshot) */
+    int sense_shown;  /* others shown in all views on the last tick */
     int *order;       /* all cars in race order */
     bool positions_set; /* the cars' positions were written from order (sim_update_order) */
     SimPair *pairs;   /* car_count * car_count, upper triangle used */

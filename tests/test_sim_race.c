@@ -1,5 +1,6 @@
 /* test_sim_race.c: race control with scripted drivers: overtakes, lappings, collisions, retirements, laps and the
  * finish, the drivers' views, independence from car order, and the determinism hash. */
+#include "../sim/sim_internal.h"
 #include "../sim/sim_race.h"
 #include "sim_tst.h"
 #include "tst.h"
@@ -239,6 +240,7 @@ static int test_pose_read_when_needed(void)
 /* A snapshot of what one driver saw on its first tick. */
 typedef struct SpyDriver {
     SimTstDriver base;
+    int record_call; /* the call whose view it keeps (0: the first) */
     int seen;
     DrvOther others[8];
 } SpyDriver;
@@ -246,7 +248,7 @@ typedef struct SpyDriver {
 static void spy_think(void *self, const DrvView *v, DrvControls *out)
 {
     SpyDriver *s = self;
-    if (s->base.calls == 0) {
+    if (s->base.calls == s->record_call) {
         s->seen = v->other_count;
         for (int i = 0; i < v->other_count && i < 8; i++)
             s->others[i] = v->others[i];
@@ -289,6 +291,60 @@ static int test_view_contents(void)
     TST_CHECK(spy.others[0].laps_ahead == -1 && spy.others[1].laps_ahead == 0);
     TST_NEAR(spy.others[0].d_m, -3.0, 1e-9);
     sim_world_destroy(w);
+    trk_free(t);
+    return 0;
+}
+
+/* A world with the spy at s 20 m and race distance spy_dist, and others at (s, race distance), stepped twice; the spy
+ * keeps its view of the second tick (the first tick's views decide whether the second takes the fast way). Returns
+ * whether the second tick's walks took it. */
+static bool view_of(const TrkTrack *t, double spy_dist, const double (*cars)[2], int n, SpyDriver *spy)
+{
+    SimWorld *w = sim_tst_world(t, 0);
+    memset(spy, 0, sizeof *spy);
+    spy->base = sim_tst_driver(30.0, 0.0);
+    spy->record_call = 1;
+    SimCarDef c;
+    memset(&c, 0, sizeof c);
+    c.name = "spy";
+    c.spec = sim_default_car_spec();
+    c.s_m = 20.0;
+    c.race_dist_m = spy_dist;
+    c.think = spy_think;
+    c.driver = spy;
+    sim_world_add_car(w, &c);
+    SimTstDriver d[8];
+    for (int i = 0; i < n && i < 8; i++) {
+        d[i] = sim_tst_driver(30.0, 0.0);
+        sim_tst_add(w, "other", cars[i][0], 3.0 * (i % 2) - 1.5, 0.0, cars[i][1], &d[i], NULL);
+    }
+    sim_tst_steps(w, 2);
+    bool fast = w->sense_fast;
+    sim_world_destroy(w);
+    return fast;
+}
+
+/* laps_ahead in a pack on both sides of the walker, with and without a wrap between (the fast walk and the general
+ * one give the race distance formula), and in a pack whose race distances are not whole laps from the positions
+ * (there the lap keys would say 0 for the car 10 m ahead, the formula 1: such a tick must take the general way). */
+static int test_view_laps_ahead(void)
+{
+    TrkTrack *t = sim_tst_stadium(2000.0, 300.0);
+    double len = trk_length(t);
+    SpyDriver spy;
+    const double mixed[6][2] = {{len - 20.0, 2.0 * len - 20.0}, {10.0, 10.0 + len}, {30.0, 30.0},
+                                {40.0, 40.0 + len}, {50.0, 50.0 + len}, {60.0, 60.0 + 2.0 * len}};
+    TST_CHECK(view_of(t, 20.0 + len, mixed, 6, &spy));
+    TST_CHECK(spy.seen == 6);
+    TST_NEAR(spy.others[0].ds_m, -40.0, 0.01);
+    TST_NEAR(spy.others[5].ds_m, 40.0, 0.01);
+    TST_CHECK(spy.others[0].laps_ahead == 1 && spy.others[1].laps_ahead == 0 && spy.others[2].laps_ahead == -1);
+    TST_CHECK(spy.others[3].laps_ahead == 0 && spy.others[5].laps_ahead == 1);
+    double a = 0.45 * len;
+    const double odd[5][2] = {{10.0, 10.0 - a}, {30.0, 30.0 + a}, {40.0, 40.0 - a}, {50.0, 50.0 - a}, {60.0, 60.0 - a}};
+    TST_CHECK(!view_of(t, 20.0 - a, odd, 5, &spy));
+    TST_CHECK(spy.seen == 5);
+    TST_CHECK(spy.others[1].laps_ahead == 1 && spy.others[2].laps_ahead == 0);
     trk_free(t);
     return 0;
 }
@@ -433,6 +489,7 @@ int main(void)
     TST_RUN(test_laps_and_finish);
     TST_RUN(test_pose_read_when_needed);
     TST_RUN(test_view_contents);
+    TST_RUN(test_view_laps_ahead);
     TST_RUN(test_result_independent_of_car_order);
     TST_RUN(test_determinism_hash_scripted);
     TST_RUN(test_determinism_hash_session);
