@@ -129,15 +129,14 @@ static int drv_first_ahead(const DrvView *view)
 }
 
 /* The nearest car ahead that overlaps, laterally, the lane of offsets [lo, hi]. NULL when none. `first`:
- * drv_first_ahead. */
+ * drv_first_ahead. The lateral test comes first: most cars fail it (they are in other lanes), and each test is pure,
+ * so the order cannot change the car returned. */
 static const DrvOther *drv_car_in_lane(const DrvView *view, int first, double lo, double hi)
 {
     for (int i = first; i < view->other_count; i++) {
         const DrvOther *o = &view->others[i];
-        if (o->ds_m <= 0.0 || drv_beh_gap_m(view, o) < 0.0)
-            continue;
         double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
-        if (o->d_m + half > lo && o->d_m - half < hi)
+        if (o->d_m + half > lo && o->d_m - half < hi && !(o->ds_m <= 0.0 || drv_beh_gap_m(view, o) < 0.0))
             return o;
     }
     return NULL;
@@ -177,10 +176,12 @@ static double drv_line_weight(double target_d, double line_ahead_d)
  * across the whole track in a few car lengths, so a car that is clear of the line's offset ahead now can still be
  * on the line's way across. NULL when none. `first`: drv_first_ahead.
  *
- * The tests are ordered by cost, each one pure, so the order cannot change which car is returned: a car passed
- * beside (the lateral-time test) is dropped before the line is sampled for it, and a car in the lane we aim for
- * (target_d lies inside every [lo, hi] of the line's way) needs no samples to be on our course. The samples (a
- * track look-up each) are read only for a car that is neither: most of this function's cost in a dense pack. */
+ * The tests are ordered by cost, each one pure, so the order cannot change which car is returned: a car outside
+ * the lane when the line's way is the lane itself (w 0) is dropped before anything else, whether passed beside or
+ * not; a car passed beside (the lateral-time test) is dropped before the line is sampled for it, and a car in the
+ * lane we aim for (target_d lies inside every [lo, hi] of the line's way) needs no samples to be on our course. The
+ * samples (a track look-up each) are read only for a car that is neither: most of this function's cost in a dense
+ * pack. */
 static const DrvOther *drv_car_on_course(const DrvDriver *driver, const DrvView *view, int first, double target_d,
                                          double line_ahead_d)
 {
@@ -193,16 +194,22 @@ static const DrvOther *drv_car_on_course(const DrvDriver *driver, const DrvView 
         if (o->ds_m > DRV_COURSE_RANGE_M)
             break;
         double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
+        bool in_lane = o->d_m + half > target_d && o->d_m - half < target_d;
+        if (!in_lane && !(w > 0.0))
+            continue; /* not on the line's way: the lane alone is our course (passed beside or not) */
         /* a car we would reach before we could be in its lane is one we would pass beside, not follow: being
-         * beside it is the avoid behaviour's business (following it would mean a sudden, useless stop) */
+         * beside it is the avoid behaviour's business (following it would mean a sudden, useless stop). Asked only
+         * when closing, and of a car clear of us sideways: for one that overlaps us, t_lat is sqrt(0) = 0, which no
+         * time to reach it (gap >= 0 over closing > 0) is below (and a NaN offset counts as 0 too). */
         double closing = view->speed_mps - o->speed_mps;
-        double t_lat = sqrt(2.0 * drv_fmax(fabs(view->d_m - o->d_m) - half, 0.0) / DRV_CLEAR_LAT_MPS2);
-        if (closing > 0.1 && gap / closing < t_lat)
-            continue;
-        if (o->d_m + half > target_d && o->d_m - half < target_d)
+        double clear = fabs(view->d_m - o->d_m) - half;
+        if (closing > 0.1 && clear > 0.0) {
+            double t_lat = sqrt(2.0 * drv_fmax(clear, 0.0) / DRV_CLEAR_LAT_MPS2);
+            if (gap / closing < t_lat)
+                continue;
+        }
+        if (in_lane)
             return o; /* in the lane we aim for */
-        if (!(w > 0.0))
-            continue; /* not on the line's way: the lane alone is our course */
         /* where the line runs from the car's position now to where we would catch it */
         double t_meet = closing > 0.1 ? drv_fmin(gap / closing, DRV_COURSE_MEET_MAX_S) : 0.0;
         /* not closing in (t_meet 0): every sample is the same point, and the min and max of one are those of all */
