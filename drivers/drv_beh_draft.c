@@ -24,18 +24,25 @@ void drv_beh_draft(const DrvView *view, const DrvPersonality *p, const DrvBehCtx
 {
     if (!ctx->on_straight || p->draft_weight <= 0.0)
         return;
-    for (int i = 0; i < view->other_count; i++) {
-        const DrvOther *o = &view->others[i];
+    /* the view's fields in locals: the compiler cannot know that writing a peak leaves them as they are, and read
+     * them again for every car */
+    const double v = view->speed_mps, weight = p->draft_weight;
+    const DrvOther *o = view->others, *end = o + view->other_count;
+    /* the cars behind, listed first, in a loop of their own that only steps over them (the loop below would skip
+     * them too, one by one) */
+    while (o < end && o->ds_m <= 0.0)
+        o++;
+    for (; o < end; o++) {
         if (o->ds_m <= 0.0)
             continue;
         double gap = drv_beh_gap_m(view, o);
         if (gap > DRV_DRAFT_RANGE_M)
             break;
-        double faster = o->speed_mps - view->speed_mps;
+        double faster = o->speed_mps - v;
         if (gap <= 0.0 || faster < -DRV_DRAFT_SLOWER_OK_MPS)
             continue;
         double closeness = 1.0 - gap / DRV_DRAFT_RANGE_M;
         double pace = drv_fmin(1.0, 0.6 + 0.2 * (faster + DRV_DRAFT_SLOWER_OK_MPS));
-        drv_map_write_peak(map, DRV_MAP_INTEREST, o->d_m, p->draft_weight * closeness * pace, o->width_m);
+        drv_map_write_peak(map, DRV_MAP_INTEREST, o->d_m, weight * closeness * pace, o->width_m);
     }
 }

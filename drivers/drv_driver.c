@@ -90,11 +90,15 @@ static long drv_decide_period(double hz, double dt_s)
  * two decisions, and the nearest a far car can be is 20 m. */
 static bool drv_car_near(const DrvView *view)
 {
-    for (int i = 0; i < view->other_count; i++) {
-        const DrvOther *o = &view->others[i];
-        double ds = o->ds_m, dist = ds >= 0.0 ? ds : -ds;
-        double closing = ds > 0.0 ? view->speed_mps - o->speed_mps : o->speed_mps - view->speed_mps;
-        if (dist < DRV_NEAR_M || dist < closing * DRV_NEAR_S)
+    /* Per car: ahead (ds > 0), ds < DRV_NEAR_M or ds < (v - v_o) * DRV_NEAR_S; otherwise ds > -DRV_NEAR_M or
+     * ds > (v - v_o) * DRV_NEAR_S. That is |ds| < DRV_NEAR_M or |ds| < closing * DRV_NEAR_S (closing v_o - v behind)
+     * with both sides negated behind, and negating a difference or a product is exact (rounding to nearest is
+     * symmetric): the same answer for every car, a zero ds (near) and a NaN (not) included. One difference a car and
+     * no sign flips: 12 instructions a car instead of 16, in a loop over the view three ticks in four. */
+    const double v = view->speed_mps;
+    for (const DrvOther *o = view->others, *end = o + view->other_count; o < end; o++) {
+        double ds = o->ds_m, closing_ahead = (v - o->speed_mps) * DRV_NEAR_S;
+        if (ds > 0.0 ? ds < DRV_NEAR_M || ds < closing_ahead : ds > -DRV_NEAR_M || ds > closing_ahead)
             return true;
     }
     return false;

@@ -91,6 +91,76 @@ static inline void drv_map_range(const DrvContextMap *map, double d_lo, double d
     *hi = drv_map_floor_in(fhi, -1.0, map->slots - 1);
 }
 
+/* Two doubles in one vector register (GCC/Clang vector extensions): each lane is computed by exactly the scalar
+ * operations written, in the same order, nothing fused. */
+typedef double DrvMapV2d __attribute__((vector_size(2 * sizeof(double))));
+
+/* A peak's constants, each in both lanes; the value negated (drv_map_peak_block). */
+typedef struct DrvMapPeakV {
+    DrvMapV2d left, step, d, inv2, neg_value;
+} DrvMapPeakV;
+
+/* Slots i..i+3 of a peak of value <= 1 (the usual case, no clamp): value * (1 - x * x * inv2), x the slot's offset
+ * (drv_map_slot_d) less the centre, merged by maximum, after the floor `base` when `floor` (drv_map_write_peak_on_floor
+ * merges the floor first). k01 and k23 hold the slot indices as doubles. Where w <= 0 the value is <= 0 and never
+ * rises above a stored value (every stored value is >= 0 or NaN, which no compare replaces), so no slot is tested.
+ * Writing a slot twice gives what writing it once does (a merge by maximum of the same value), which the overlapping
+ * last block of drv_map_peak_run relies on.
+ *
+ * The operations are the scalar ones with their signs turned round, which rounding to nearest mirrors exactly: the
+ * offset as (i * step - left) + d, which is -x or (both zero) x, and squares to x * x; the weight as x * x * inv2 - 1,
+ * which is -w, times -value, which gives value * w, except that a weight of exactly 0 gives -0 for +0: which merges
+ * as +0 does, into stored values >= 0 or NaN (test_drv_fast.c: test_peak_matches_reference). Each operation then
+ * updates its register in place: SSE2's operations overwrite their first operand, and the form as written copied a
+ * constant before each subtraction from one (the compiler's own loop took 36 instructions for four slots; 27 here). */
+static inline __attribute__((always_inline)) void drv_map_peak_block(float *v, int i, DrvMapV2d k01, DrvMapV2d k23,
+                                                                   const DrvMapPeakV *pv, bool floor, float base)
+{
+    const DrvMapV2d one = {1.0, 1.0};
+    DrvMapV2d x01 = (k01 * pv->step - pv->left) + pv->d, x23 = (k23 * pv->step - pv->left) + pv->d;
+    DrvMapV2d f01 = (x01 * x01 * pv->inv2 - one) * pv->neg_value, f23 = (x23 * x23 * pv->inv2 - one) * pv->neg_value;
+    float f[4] = {(float)f01[0], (float)f01[1], (float)f23[0], (float)f23[1]};
+    for (int j = 0; j < 4; j++) {
+        float m = v[i + j];
+        if (floor)
+            m = base > m ? base : m;
+        v[i + j] = f[j] > m ? f[j] : m;
+    }
+}
+
+/* drv_map_peak_block over slots lo..hi (lo <= hi, inside the map), four at a time, the last four ending at hi (they
+ * overlap the block before when the count is not a multiple of four: rewriting a slot is exact, see above). The
+ * compiler's own vectorised loop spent much of a short peak's work in its set-up and a scalar remainder of up to
+ * three slots (a drafting peak spans a car's width each side: about ten slots). Always inline, so `floor` is a
+ * constant and the loop merges the floor only where it is asked for. */
+static inline __attribute__((always_inline)) void drv_map_peak_run(float *v, int lo, int hi, double left, double step,
+                                                                 double d_m, double inv2, double value, bool floor,
+                                                                 float base)
+{
+    if (hi - lo < 3) {
+        for (int i = lo; i <= hi; i++) {
+            double x = (left - i * step) - d_m;
+            float f = (float)(value * (1.0 - x * x * inv2));
+            float m = v[i];
+            if (floor)
+                m = base > m ? base : m;
+            v[i] = f > m ? f : m;
+        }
+        return;
+    }
+    const DrvMapPeakV pv = {{left, left}, {step, step}, {d_m, d_m}, {inv2, inv2}, {-value, -value}};
+    const DrvMapV2d four = {4.0, 4.0};
+    DrvMapV2d k01 = {(double)lo, (double)lo + 1.0}, k23 = {(double)lo + 2.0, (double)lo + 3.0};
+    int last = hi - 3;
+    for (int i = lo; i < last; i += 4) {
+        drv_map_peak_block(v, i, k01, k23, &pv, floor, base);
+        k01 += four; /* small integers: exact */
+        k23 += four;
+    }
+    const DrvMapV2d k_01 = {(double)last, (double)last + 1.0}, k_23 = {(double)last + 2.0, (double)last + 3.0};
+    drv_map_peak_block(v, last, k_01, k_23, &pv, floor, base);
+}
+
 void drv_map_write_peak(DrvContextMap *map, DrvMapWhich which, double d_m, double value, double falloff_m)
 {
     if (!isfinite(d_m) || !(value > 0.0))
@@ -101,18 +171,12 @@ void drv_map_write_peak(DrvContextMap *map, DrvMapWhich which, double d_m, doubl
     float *v = drv_map_values(map, which);
     int lo, hi;
     drv_map_range(map, d_m, d_m, falloff, &lo, &hi);
-    /* the same arithmetic as drv_map_slot_d and a merge by maximum, spelled out so the loop stays in registers */
+    if (lo > hi)
+        return;
+    /* the usual case: 0 < w <= 1 (1 minus a square) gives 0 <= value * w <= value <= 1, which drv_map_level returns
+     * unchanged, so the clamp is left out */
     if (value <= 1.0) {
-        /* the usual case: 0 < w <= 1 (1 minus a square) gives 0 <= value * w <= value <= 1, which drv_map_level
-         * returns unchanged, so the clamp is left out */
-        for (int i = lo; i <= hi; i++) {
-            double x = (left - i * step) - d_m;
-            double w = 1.0 - x * x * inv2;
-            /* where w <= 0, f <= 0 never exceeds a stored value (every stored value is >= 0 or NaN, which no compare
-             * replaces): the same map as skipping those slots, without a branch, so the loop vectorises */
-            float f = (float)(value * w);
-            v[i] = f > v[i] ? f : v[i];
-        }
+        drv_map_peak_run(v, lo, hi, left, step, d_m, inv2, value, false, 0.0f);
         return;
     }
     for (int i = lo; i <= hi; i++) {
@@ -306,13 +370,8 @@ void drv_map_write_peak_on_floor(DrvContextMap *map, DrvMapWhich which, double f
     int a = lo < 0 ? 0 : (lo > n ? n : lo), z = hi + 1 < a ? a : (hi + 1 > n ? n : hi + 1); /* [a, z) */
     for (int i = 0; i < a; i++)
         v[i] = base > v[i] ? base : v[i];
-    for (int i = a; i < z; i++) {
-        float m = base > v[i] ? base : v[i];
-        double x = (left - i * step) - d_m; /* as drv_map_write_peak, value <= 1: no clamp */
-        double w = 1.0 - x * x * inv2;
-        float f = (float)(value * w); /* <= 0 where w <= 0: never above m (see drv_map_write_peak) */
-        v[i] = f > m ? f : m;
-    }
+    if (a < z) /* as drv_map_write_peak, value <= 1: no clamp */
+        drv_map_peak_run(v, a, z - 1, left, step, d_m, inv2, value, true, base);
     for (int i = z; i < n; i++)
         v[i] = base > v[i] ? base : v[i];
 }
@@ -344,18 +403,11 @@ void drv_map_write_two_peaks_on_floor(DrvContextMap *map, DrvMapWhich which, dou
     for (int i = 0; i < a; i++)
         v[i] = base > v[i] ? base : v[i];
     /* as drv_map_write_peak_on_floor, values <= 1: no clamp; a value <= 0 never rises above a stored one */
-    for (int i = a; i < z; i++) {
-        float m = base > v[i] ? base : v[i];
-        double x = (left - i * step) - d_m;
-        float f = (float)(broad_value * (1.0 - x * x * inv2b));
-        v[i] = f > m ? f : m;
-    }
+    if (a < z)
+        drv_map_peak_run(v, a, z - 1, left, step, d_m, inv2b, broad_value, true, base);
     for (int i = z; i < n; i++)
         v[i] = base > v[i] ? base : v[i];
     /* then the narrow peak over its own slots, as drv_map_write_peak's loop merges it */
-    for (int i = nlo; i <= nhi; i++) {
-        double x = (left - i * step) - d_m;
-        float g = (float)(narrow_value * (1.0 - x * x * inv2n));
-        v[i] = g > v[i] ? g : v[i];
-    }
+    if (nlo <= nhi)
+        drv_map_peak_run(v, nlo, nhi, left, step, d_m, inv2n, narrow_value, false, 0.0f);
 }

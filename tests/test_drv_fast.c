@@ -232,7 +232,59 @@ static int test_walk_matches_reference(void)
     return 0;
 }
 
-/* drv_map_write_peak_on_floor gives the map drv_map_write_all + drv_map_write_peak give, over random maps, peaks
+/* drv_map_write_peak as first written: the slots whose centres lie within the falloff (the slot coordinates of its
+ * ends, rounded inward and clamped to the map), each merged where its weight is positive, the value clamped to 0..1. */
+static void ref_peak(DrvContextMap *map, double d_m, double value, double falloff_m)
+{
+    if (!isfinite(d_m) || !(value > 0.0))
+        return;
+    double falloff = fmax(falloff_m, 1.5 * map->step_m);
+    double inv2 = 1.0 / (falloff * falloff);
+    double flo = fmin(fmax(ceil(drv_map_d_to_slotf(map, d_m + falloff)), 0.0), map->slots);
+    double fhi = fmin(fmax(floor(drv_map_d_to_slotf(map, d_m - falloff)), -1.0), map->slots - 1);
+    for (int i = (int)flo; i <= (int)fhi; i++) {
+        double x = drv_map_slot_d(map, i) - d_m;
+        double w = 1.0 - x * x * inv2;
+        float f = (float)fmin(fmax(value * w, 0.0), 1.0);
+        if (w > 0.0 && f > map->interest[i])
+            map->interest[i] = f;
+    }
+}
+
+/* drv_map_write_peak (four slots at a time in vector registers, the last four overlapping the ones before) gives the
+ * reference's map bit for bit over random maps of every slot count, centres inside, at the edges of and beyond the
+ * map, values below, at and above 1, falloffs from below a slot (so 1 to 4 slots written) to wider than any track, on
+ * top of existing content (NaN included), and slots at exactly the falloff (weight 0). */
+static int test_peak_matches_reference(void)
+{
+    static const double values[] = {0.01, 0.3, 0.45, 1.0, 1.5, 0.0, -1.0, NAN};
+    static const double falloffs[] = {0.0, 0.1, 0.7, 1.3, 2.0, 3.0, 6.0, 21.0, 1e9};
+    unsigned state = 17u;
+    int bad = 0, written = 0;
+    for (int round = 0; round < 20000; round++) {
+        DrvContextMap a;
+        if (round % 4 == 0) /* step 0.5: slots at exactly the falloff from a centre on a slot, where w is 0 */
+            drv_map_init(&a, 17, 4.0, -4.0);
+        else
+            drv_map_init(&a, 2 + (int)(next_u(&state) % 127u), 3.0 + (next_u(&state) % 7u),
+                         -4.0 - (next_u(&state) % 4u));
+        for (int i = 0; i < a.slots; i++)
+            a.interest[i] = next_u(&state) % 50u == 0u ? NAN : (float)((next_u(&state) % 5u) * 0.125);
+        DrvContextMap b = a, before = a;
+        double d = next_u(&state) % 8u == 0u ? drv_map_slot_d(&a, (int)(next_u(&state) % (unsigned)a.slots))
+                                              : -12.0 + 24.0 * (next_u(&state) % 1000u) / 999.0;
+        double value = pick(&state, values, 8), falloff = pick(&state, falloffs, 9);
+        ref_peak(&a, d, value, falloff);
+        drv_map_write_peak(&b, DRV_MAP_INTEREST, d, value, falloff);
+        bad += memcmp(a.interest, b.interest, sizeof(float) * (size_t)a.slots) != 0;
+        written += memcmp(a.interest, before.interest, sizeof(float) * (size_t)a.slots) != 0;
+    }
+    TST_CHECK(bad == 0);
+    TST_CHECK(written > 5000); /* most rounds write something: the comparison is not of untouched maps */
+    return 0;
+}
+
+/* drv_map_write_peak_on_floor gives the map drv_map_write_all + the first-written peak give, over random maps, peaks
  * (values below, at and above 1) and falloffs, on top of existing content. */
 static int test_peak_on_floor_matches_two_writes(void)
 {
@@ -249,7 +301,7 @@ static int test_peak_on_floor_matches_two_writes(void)
         double d = -12.0 + 24.0 * (next_u(&state) % 1000u) / 999.0, floor = pick(&state, values, 7);
         double value = pick(&state, values, 7), falloff = pick(&state, falloffs, 6);
         drv_map_write_all(&a, DRV_MAP_INTEREST, floor);
-        drv_map_write_peak(&a, DRV_MAP_INTEREST, d, value, falloff);
+        ref_peak(&a, d, value, falloff);
         drv_map_write_peak_on_floor(&b, DRV_MAP_INTEREST, floor, d, value, falloff);
         bad += memcmp(a.interest, b.interest, sizeof(float) * (size_t)a.slots) != 0;
     }
@@ -257,7 +309,7 @@ static int test_peak_on_floor_matches_two_writes(void)
     return 0;
 }
 
-/* drv_map_write_two_peaks_on_floor gives the map drv_map_write_peak_on_floor + drv_map_write_peak give, over random
+/* drv_map_write_two_peaks_on_floor gives the map drv_map_write_all + the first-written peak twice give, over random
  * maps, centres inside and beyond the map, values below, at and above 1, and falloffs either way round (the narrow
  * one wider too), on top of existing content (NaN included). */
 static int test_two_peaks_match_three_writes(void)
@@ -275,8 +327,9 @@ static int test_two_peaks_match_three_writes(void)
         double d = -12.0 + 24.0 * (next_u(&state) % 1000u) / 999.0, floor = pick(&state, values, 7);
         double bv = pick(&state, values, 7), bf = pick(&state, falloffs, 6);
         double nv = pick(&state, values, 7), nf = pick(&state, falloffs, 6);
-        drv_map_write_peak_on_floor(&a, DRV_MAP_INTEREST, floor, d, bv, bf);
-        drv_map_write_peak(&a, DRV_MAP_INTEREST, d, nv, nf);
+        drv_map_write_all(&a, DRV_MAP_INTEREST, floor);
+        ref_peak(&a, d, bv, bf);
+        ref_peak(&a, d, nv, nf);
         drv_map_write_two_peaks_on_floor(&b, DRV_MAP_INTEREST, floor, d, bv, bf, nv, nf);
         bad += memcmp(a.interest, b.interest, sizeof(float) * (size_t)a.slots) != 0;
     }
@@ -514,11 +567,102 @@ static int test_commit_matches_reference(void)
     return 0;
 }
 
+/* A random view of `count` others, sorted by ds (cars behind first) unless `shuffled`: ds from 70 m behind to 80 m
+ * ahead with the odd zero and car beside, speeds around ours, laps from lapped to lapping. */
+static void random_view(unsigned *state, DrvView *view, DrvOther *others, int count, bool shuffled)
+{
+    *view = (DrvView){.speed_mps = 40.0 + (next_u(state) % 200u) / 10.0, .length_m = 4.5, .width_m = 1.9,
+                      .others = others, .other_count = count};
+    for (int i = 0; i < count; i++) {
+        unsigned kind = next_u(state) % 10u;
+        double ds = kind == 0u ? 0.0 : (kind == 1u ? -0.0 : -70.0 + 150.0 * (next_u(state) % 1000u) / 999.0);
+        others[i] = (DrvOther){.id = i, .ds_m = ds, .d_m = -5.0 + 10.0 * (next_u(state) % 100u) / 99.0,
+                               .speed_mps = view->speed_mps - 5.0 + (next_u(state) % 100u) / 10.0,
+                               .length_m = 4.0 + (next_u(state) % 10u) / 10.0,
+                               .width_m = 1.7 + (next_u(state) % 5u) / 10.0,
+                               .laps_ahead = (int)(next_u(state) % 3u) - 1};
+    }
+    for (int i = 1; i < count && !shuffled; i++) /* insertion sort by ds */
+        for (int j = i; j > 0 && others[j].ds_m < others[j - 1].ds_m; j--) {
+            DrvOther t = others[j];
+            others[j] = others[j - 1];
+            others[j - 1] = t;
+        }
+}
+
+/* drv_beh_draft as first written: one loop over the view by index. */
+static void ref_draft(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map)
+{
+    if (!ctx->on_straight || p->draft_weight <= 0.0)
+        return;
+    for (int i = 0; i < view->other_count; i++) {
+        const DrvOther *o = &view->others[i];
+        if (o->ds_m <= 0.0)
+            continue;
+        double gap = drv_beh_gap_m(view, o);
+        if (gap > 45.0)
+            break;
+        double faster = o->speed_mps - view->speed_mps;
+        if (gap <= 0.0 || faster < -2.0)
+            continue;
+        double closeness = 1.0 - gap / 45.0;
+        double pace = fmin(1.0, 0.6 + 0.2 * (faster + 2.0));
+        drv_map_write_peak(map, DRV_MAP_INTEREST, o->d_m, p->draft_weight * closeness * pace, o->width_m);
+    }
+}
+
+/* drv_beh_yield as first written: one loop over the view by index, the writes inside it. */
+static void ref_yield(const DrvView *view, const DrvBehCtx *ctx, DrvContextMap *map)
+{
+    for (int i = 0; i < view->other_count; i++) {
+        const DrvOther *o = &view->others[i];
+        if (o->ds_m >= 0.0)
+            break;
+        if (o->laps_ahead <= 0 || -o->ds_m > 60.0 || o->speed_mps < view->speed_mps)
+            continue;
+        double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
+        drv_map_write_band(map, DRV_MAP_DANGER, o->d_m - half, o->d_m + half, 0.2, 1.0);
+        drv_map_write_band(map, DRV_MAP_DANGER, ctx->line_d_m - half, ctx->line_d_m + half, 0.2, 1.0);
+    }
+}
+
+/* drv_beh_draft (the cars behind stepped over first, the view in locals) and drv_beh_yield (the cars behind scanned
+ * with no call in the loop, the writes apart) write the maps their first forms write, over random views of 0 to 40
+ * cars, sorted as the sim gives them and shuffled, with zero gaps, lapped and lapping cars. */
+static int test_draft_and_yield_match_reference(void)
+{
+    DrvPersonality p = drv_default_personality();
+    p.draft_weight = 0.5;
+    unsigned state = 23u;
+    int bad = 0, drafted = 0, yielded = 0;
+    for (int round = 0; round < 4000; round++) {
+        DrvOther others[40];
+        DrvView view;
+        random_view(&state, &view, others, (int)(next_u(&state) % 41u), round % 5 == 0);
+        DrvBehCtx ctx = {.on_straight = true, .line_d_m = -4.0 + 8.0 * (next_u(&state) % 100u) / 99.0};
+        DrvContextMap a;
+        drv_map_init(&a, 8 + (int)(next_u(&state) % 57u), 5.0, -5.0);
+        DrvContextMap b = a, before = a;
+        drv_beh_draft(&view, &p, &ctx, &a);
+        drv_beh_yield(&view, &p, &ctx, &a);
+        ref_draft(&view, &p, &ctx, &b);
+        ref_yield(&view, &ctx, &b);
+        bad += memcmp(&a, &b, sizeof a) != 0;
+        drafted += memcmp(b.interest, before.interest, sizeof b.interest) != 0;
+        yielded += memcmp(b.danger, before.danger, sizeof b.danger) != 0;
+    }
+    TST_CHECK(bad == 0);
+    TST_CHECK(drafted > 500); /* both behaviours wrote in many rounds */
+    TST_CHECK(yielded > 500);
+    return 0;
+}
+
 int main(void)
 {
     TST_RUN(test_lanes_speed_matches_reference);
     TST_RUN(test_walk_choice_matches_reference);
     TST_RUN(test_walk_matches_reference);
+    TST_RUN(test_peak_matches_reference);
     TST_RUN(test_peak_on_floor_matches_two_writes);
     TST_RUN(test_two_peaks_match_three_writes);
     TST_RUN(test_blur_matches_reference);
@@ -526,5 +670,6 @@ int main(void)
     TST_RUN(test_band_matches_reference);
     TST_RUN(test_band_on_slot_centres_matches_reference);
     TST_RUN(test_commit_matches_reference);
+    TST_RUN(test_draft_and_yield_match_reference);
     return tst_report();
 }
