@@ -33,6 +33,7 @@ typedef struct BenchRun {
     double wall_s;
     double sim_s;                      /* simulated time */
     double stage_ns[SIM_STAGE_COUNT];  /* totals over the run */
+    double peak_mb;                    /* the process's peak memory at the end of the run */
 } BenchRun;
 
 static inline double bench_car_ticks(const BenchRun *r) { return (double)r->ticks * r->cars; }
@@ -51,6 +52,7 @@ static inline void bench_step_world(SimWorld *w, long max_ticks, bool timed, Ben
     r->sim_s = (double)r->ticks / sim_world_def(w)->tick_hz;
     for (int s = 0; s < SIM_STAGE_COUNT; s++)
         r->stage_ns[s] = sim_world_stage_ns(w, (SimStage)s);
+    r->peak_mb = bench_peak_mb();
 }
 
 /* Keeps the faster of two runs of the same configuration (the machine is shared: the minimum is the signal). */
@@ -68,14 +70,14 @@ static inline void bench_header(const char *first_col)
     printf(" %8s %8s\n", "RT-x", "peak MB");
 }
 
-/* One row: throughput, ns per car-tick in total and per stage, real-time factor, peak memory so far. */
+/* One row: throughput, ns per car-tick in total and per stage, real-time factor, peak memory at the run's end. */
 static inline void bench_row(const char *label, const BenchRun *r)
 {
     double ct = bench_car_ticks(r);
     printf("  %-10s %7ld %12.0f %8.0f", label, r->ticks, ct / r->wall_s, 1e9 * r->wall_s / ct);
     for (int s = 0; s < SIM_STAGE_COUNT; s++)
         printf(" %8.0f", r->stage_ns[s] / ct);
-    printf(" %8.0f %8.1f\n", r->sim_s / r->wall_s, bench_peak_mb());
+    printf(" %8.0f %8.1f\n", r->sim_s / r->wall_s, r->peak_mb);
 }
 
 static inline const char *bench_verdict(int met) { return met ? "met" : "MISSED"; }
