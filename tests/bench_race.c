@@ -9,6 +9,7 @@
  *     driver's resolver in batches, so no clock runs inside a driver;
  *   - the whole default race with every driver deciding at 100, 50, 25 and 10 Hz ([map] decide_hz), and at 100 Hz
  *     even with no car near ([map] decide_far_hz = 100).
+ * `bench_race SECTION...` runs only those sections; `bench_race pack N` steps the pack of N cars alone, for profilers.
  * Targets (see the README): per car-tick under 100 ns at 32 slots; 100 cars no more than 2x the cost per car-tick
  * of 10. Exits 0 whether targets are met or not; 1 only when a race cannot be built. */
 #include "bench.h"
@@ -71,9 +72,10 @@ static void bench_replay_add(BenchReplay *rp, SimSession *s, const double *d_bef
 }
 
 /* One session of `race` (with `cars` entries when > 0, the grid repeated; every driver's slots set when > 0), run
- * for max_ticks or to the end. With rp, the resolver is replayed (outside the timed stages). */
-static int bench_session(const SimRace *base, int cars, int slots, double decide_hz, long max_ticks, BenchReplay *rp,
-                         BenchRun *r)
+ * for max_ticks or to the end, with stage timing unless `untimed`. With rp, the resolver is replayed (outside the
+ * timed stages). */
+static int bench_session_ex(const SimRace *base, int cars, int slots, double decide_hz, long max_ticks, BenchReplay *rp,
+                            bool untimed, BenchRun *r)
 {
     static SimRace race; /* large: kept off the stack */
     race = *base;
@@ -97,7 +99,7 @@ static int bench_session(const SimRace *base, int cars, int slots, double decide
     }
     SimWorld *w = sim_session_world(s);
     if (!rp) {
-        bench_step_world(w, max_ticks, true, r);
+        bench_step_world(w, max_ticks, !untimed, r);
     } else {
         /* step by step: the replay's own work is outside the stage timers */
         BenchRun part, total;
@@ -124,6 +126,12 @@ static int bench_session(const SimRace *base, int cars, int slots, double decide
     }
     sim_session_destroy(s);
     return 0;
+}
+
+static int bench_session(const SimRace *base, int cars, int slots, double decide_hz, long max_ticks, BenchReplay *rp,
+                         BenchRun *r)
+{
+    return bench_session_ex(base, cars, slots, decide_hz, max_ticks, rp, false, r);
 }
 
 static int bench_best_session(const SimRace *race, int cars, int slots, double decide_hz, long max_ticks, int reps,
@@ -270,15 +278,38 @@ static bool bench_wants(int argc, char **argv, const char *name)
     return false;
 }
 
+/* `bench_race pack N`: the field-size table's pack of N cars stepped for its 60 s with no stage timing, one line
+ * out; for profilers (valgrind --tool=callgrind: sim_world_step's inclusive count over 6000 x N car-ticks). */
+static int bench_pack(const SimRace *race, int cars)
+{
+    BenchRun r;
+    if (bench_session_ex(race, cars, 0, 0.0, BENCH_PACK_TICKS, NULL, true, &r) != 0)
+        return 1;
+    printf("  pack of %d cars, first %ld ticks: %.0f ns per car-tick\n", r.cars, r.ticks, bench_ns_per_ct(&r));
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const char *sections[] = {"default", "scaling", "slots", "decide"};
+    int pack_cars = 0;
+    if (argc == 3 && strcmp(argv[1], "pack") == 0) {
+        char *end;
+        long n = strtol(argv[2], &end, 10);
+        if (*end != '\0' || n < 1 || n > SIM_MAX_CARS) {
+            fprintf(stderr, "bench_race: pack N: N must be 1..%d\n", SIM_MAX_CARS);
+            return 2;
+        }
+        pack_cars = (int)n;
+        argc = 1;
+    }
     for (int i = 1; i < argc; i++) {
         bool known = false;
         for (int k = 0; k < 4; k++)
             known = known || strcmp(argv[i], sections[k]) == 0;
         if (!known) {
-            fprintf(stderr, "usage: bench_race [default] [scaling] [slots] [decide] (default: all sections)\n");
+            fprintf(stderr, "usage: bench_race [default] [scaling] [slots] [decide] (default: all sections)\n"
+                            "       bench_race pack N (N cars, the first 60 s, no stage timing: for profilers)\n");
             return 2;
         }
     }
@@ -290,6 +321,8 @@ int main(int argc, char **argv)
         return 1;
     }
     double load_s = bench_now_s() - t0;
+    if (pack_cars > 0)
+        return bench_pack(&race, pack_cars);
     printf("bench_race: races with the real drivers (%s)\n", BENCH_RACE);
     if (bench_wants(argc, argv, "default")) {
         BenchRun full;
