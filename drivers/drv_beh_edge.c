@@ -18,8 +18,8 @@ void drv_beh_edge(const DrvView *view, const DrvPersonality *p, const DrvBehCtx 
     (void)view;
     (void)p;
     double l = map->d_left_m, r = map->d_right_m;
-    /* the bands [l, l + far] and [r - far, r] */
-    drv_map_write_edge_bands(map, DRV_MAP_DANGER, DRV_EDGE_FAR_M, DRV_EDGE_TOKEN_DANGER, DRV_EDGE_ZONE_M);
+    drv_map_write_band(map, DRV_MAP_DANGER, l, l + DRV_EDGE_FAR_M, DRV_EDGE_TOKEN_DANGER, DRV_EDGE_ZONE_M);
+    drv_map_write_band(map, DRV_MAP_DANGER, r - DRV_EDGE_FAR_M, r, DRV_EDGE_TOKEN_DANGER, DRV_EDGE_ZONE_M);
     if (ctx->d_left_ahead_m < l)
         drv_map_write_band(map, DRV_MAP_DANGER, ctx->d_left_ahead_m, ctx->d_left_ahead_m + DRV_EDGE_FAR_M,
                            DRV_EDGE_NARROWING_DANGER, DRV_EDGE_NARROWING_SKIRT_M);

@@ -298,6 +298,10 @@ static void drv_debug_fill(DrvDebug *dbg, const DrvContextMap *map, const DrvRes
     dbg->slots = map->slots;
     dbg->d_left_m = map->d_left_m;
     dbg->d_right_m = map->d_right_m;
+    for (int i = 0; i < map->slots; i++) {
+        dbg->danger[i] = map->danger[i];
+        dbg->interest[i] = map->interest[i];
+    }
     dbg->current_slot = res->current_slot;
     dbg->reach_lo = res->reach_lo;
     dbg->reach_hi = res->reach_hi;
@@ -305,11 +309,6 @@ static void drv_debug_fill(DrvDebug *dbg, const DrvContextMap *map, const DrvRes
     dbg->chosen_d_m = res->chosen_d_m;
     dbg->braking_for_danger = braking;
     dbg->resolver = resolver;
-    /* The slots in use, last: the compiler made the per-slot loop two memcpy calls anyway, and with nothing left to
-     * do after them no value has to be kept across them (a map holds 2..DRV_MAX_SLOTS slots: no test for none). */
-    size_t bytes = (size_t)map->slots * sizeof map->danger[0];
-    memcpy(dbg->danger, map->danger, bytes);
-    memcpy(dbg->interest, map->interest, bytes);
 }
 
 /* Off the racing line the line's speed plan does not hold: a car holding another offset through a corner follows

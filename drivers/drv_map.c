@@ -2,7 +2,6 @@
 #include "drv_map.h"
 
 #include <math.h>
-#include <string.h>
 
 static double drv_clampd(double x, double lo, double hi) { return x < lo ? lo : (x > hi ? hi : x); }
 
@@ -17,26 +16,6 @@ static float drv_map_level(double value)
 /* fmax without the library call (it is not inlined without -ffinite-math-only); the same result for every input
  * the maps see, NaN included: a NaN operand yields the other one. */
 static double drv_maxd(double a, double b) { return a > b || b != b ? a : b; }
-
-/* Four floats in one vector register (GCC/Clang vector extensions). */
-typedef float DrvMapV4f __attribute__((vector_size(4 * sizeof(float))));
-
-/* Both maps' slots 0..slots-1 set to 0, sixteen slots a round: four 16-byte stores a map. The rounds also clear the
- * slots beyond, up to the next multiple of sixteen, which stays inside the arrays (DRV_MAX_SLOTS is a multiple of
- * sixteen) and which nothing reads. The plain loop was turned into `rep stos` by the compiler: a start-up of two
- * dozen instructions and one counted step per two slots: drv_map_init took about 75 instructions a decision with 100
- * cars, 51 now. */
-_Static_assert(DRV_MAX_SLOTS % 16 == 0, "drv_map_clear clears whole rounds of sixteen slots");
-static void drv_map_clear(DrvContextMap *map, int slots)
-{
-    const DrvMapV4f zero = {0.0f, 0.0f, 0.0f, 0.0f};
-    for (int i = 0; i < slots; i += 16) {
-        for (int k = 0; k < 16; k += 4) {
-            memcpy(map->danger + i + k, &zero, sizeof zero);
-            memcpy(map->interest + i + k, &zero, sizeof zero);
-        }
-    }
-}
 
 void drv_map_init(DrvContextMap *map, int slots, double d_left_m, double d_right_m)
 {
@@ -55,7 +34,10 @@ void drv_map_init(DrvContextMap *map, int slots, double d_left_m, double d_right
     map->d_left_m = d_left_m;
     map->d_right_m = d_right_m;
     map->step_m = (d_left_m - d_right_m) / (slots - 1);
-    drv_map_clear(map, slots);
+    for (int i = 0; i < slots; i++) {
+        map->danger[i] = 0.0f;
+        map->interest[i] = 0.0f;
+    }
 }
 
 int drv_map_d_to_slot(const DrvContextMap *map, double d_m)
@@ -229,38 +211,25 @@ static inline int drv_map_guess_below(const DrvContextMap *map, int from, int to
     return i + (i < f);
 }
 
-/* drv_map_range for a band: the same lo (drv_map_band_lo, from the band's upper end d_hi) and hi (drv_map_band_hi,
- * from its lower end d_lo), one helper an end since drv_map_write_edge_bands needs only one of them for the band at
- * the left edge. drv_map_ceil_in and drv_map_floor_in send anything beyond +-1e9 through the library; a band's slot
- * coordinates are never NaN (its offsets are finite, the skirt is finite or +inf and never NaN), and for every other
- * x clamping first gives the same int (see drv_map_ceil_in), so the band clamps straight away: about ten
- * instructions fewer a band. (A NaN, from a map whose span is not finite, gives an empty
+/* drv_map_range for a band: the same lo and hi. drv_map_ceil_in and drv_map_floor_in send anything beyond +-1e9
+ * through the library; a band's slot coordinates are never NaN (its offsets are finite, the skirt is finite or +inf
+ * and never NaN), and for every other x clamping first gives the same int (see drv_map_ceil_in), so the band clamps
+ * straight away: about ten instructions fewer a band. (A NaN, from a map whose span is not finite, gives an empty
  * range here; the library path's (int)NaN gave no usable index either.) */
-static inline int drv_map_band_lo(const DrvContextMap *map, double d_hi, double reach)
-{
-    double flo = drv_map_d_to_slotf(map, d_hi + reach);
-    double top = map->slots; /* lo is clamped to 0..slots */
-    flo = flo > 0.0 ? flo : 0.0;
-    flo = flo < top ? flo : top;
-    int c = (int)flo;
-    return c + (c < flo);
-}
-
-static inline int drv_map_band_hi(const DrvContextMap *map, double d_lo, double reach)
-{
-    double fhi = drv_map_d_to_slotf(map, d_lo - reach);
-    double top = map->slots; /* hi is clamped to -1..slots-1 */
-    fhi = fhi > -1.0 ? fhi : -1.0;
-    fhi = fhi < top - 1.0 ? fhi : top - 1.0;
-    int t = (int)fhi;
-    return t - (t > fhi);
-}
-
 static inline void drv_map_band_range(const DrvContextMap *map, double d_lo, double d_hi, double reach, int *lo,
                                       int *hi)
 {
-    *lo = drv_map_band_lo(map, d_hi, reach);
-    *hi = drv_map_band_hi(map, d_lo, reach);
+    double flo = drv_map_d_to_slotf(map, d_hi + reach);
+    double fhi = drv_map_d_to_slotf(map, d_lo - reach);
+    double top = map->slots; /* lo is clamped to 0..slots, hi to -1..slots-1 */
+    flo = flo > 0.0 ? flo : 0.0;
+    flo = flo < top ? flo : top;
+    int c = (int)flo;
+    *lo = c + (c < flo);
+    fhi = fhi > -1.0 ? fhi : -1.0;
+    fhi = fhi < top - 1.0 ? fhi : top - 1.0;
+    int t = (int)fhi;
+    *hi = t - (t > fhi);
 }
 
 /* A band's skirt at a slot `out` metres (> 0) beyond the band: the value falling linearly to 0 at the skirt's end. */
@@ -332,8 +301,7 @@ void drv_map_write_band(DrvContextMap *map, DrvMapWhich which, double d_lo_m, do
         return;
     }
     if (hi - lo < DRV_MAP_SHORT_BAND) {
-        /* a few slots (the edge's tokens, when drv_map_write_edge_bands does not take them): slot by slot, cheaper
-         * than setting up the runs below */
+        /* a few slots (the edge's tokens: one or two): slot by slot, cheaper than setting up the runs below */
         for (int i = lo; i <= hi; i++) {
             double d = drv_map_slot_d(map, i);
             double out = d < d_lo_m ? d_lo_m - d : (d > d_hi_m ? d - d_hi_m : 0.0);
@@ -372,77 +340,6 @@ void drv_map_write_band(DrvContextMap *map, DrvMapWhich which, double d_lo_m, do
             drv_map_skirt(v, i, d_lo_m - drv_map_slot_d(map, i), value, skirt);
     }
     drv_map_band_inside(map, which, v, in_lo, in_end, d_lo_m, d_hi_m, value);
-}
-
-/* A skirt slot `out` metres (>= 0) from a band of value 0 < value <= 1: drv_map_skirt without the clamp, which cannot
- * act (0 <= out < skirt puts value * (1 - out / skirt) in 0..value). At out = 0 this is (float)value, the band's own
- * level, as drv_map_write_band writes inside a short band: 1 - 0 / skirt is exactly 1. */
-static inline void drv_map_skirt_in(float *v, int slot, double out, double value, double skirt)
-{
-    if (out < skirt) {
-        float f = (float)(value * (1.0 - out / skirt));
-        v[slot] = f > v[slot] ? f : v[slot];
-    }
-}
-
-/* drv_map_write_edge_bands the general way. Not inlined: every call to it is then a tail call, and the usual path
- * needs no stack frame (ten instructions a call). */
-static __attribute__((noinline)) void drv_map_edge_bands_general(DrvContextMap *map, DrvMapWhich which, double far_m,
-                                                                  double value, double skirt_m)
-{
-    drv_map_write_band(map, which, map->d_left_m, map->d_left_m + far_m, value, skirt_m);
-    drv_map_write_band(map, which, map->d_right_m - far_m, map->d_right_m, value, skirt_m);
-}
-
-/* The token bands at the map's edges as drv_map_write_band writes them, with what is known of them worked out once:
- * - both bands are in order (l <= l + far_m, r - far_m <= r) and their skirt is positive, so no swap and no clamp;
- *   a value in 0..1 needs no clamp either (drv_map_skirt_in);
- * - the left band's range starts at slot 0: its upper end plus the skirt is at least l, whose slot coordinate is 0,
- *   so the clamped coordinate is 0 (a NaN clamps to 0 as well): one division fewer;
- * - slot 0 lies in the left band (its offset l - 0 * step is l, or NaN for an infinite step: either way `out` is 0)
- *   and takes the band's level; every other slot of the range lies right of l (i * step > 0), never beyond
- *   l + far_m, so its `out` is l less its offset, which is 0 where drv_map_write_band finds the slot inside (and
- *   drv_map_skirt_in then writes the band's level just the same);
- * - the left band's point write (at its middle, at or beyond l) lands on slot 0 or nowhere, and slot 0 already holds
- *   the band's level, so merging it again would change nothing: another division fewer;
- * - the right band's slots get what drv_map_write_band's short-band loop writes (the same `out`; at out = 0 the
- *   band's level, see drv_map_skirt_in), and the same point write after them;
- * - a band that reaches DRV_MAP_SHORT_BAND slots or more takes drv_map_write_band itself (narrow slots only).
- * Anything else (a bad argument, a value above 1, a span not finite) goes to drv_map_write_band as well. So the map
- * is the same bit for bit (test_drv_fast.c: test_edge_bands_match_write_band). The edge behaviour costs about 200
- * instructions a decision instead of 300. */
-void drv_map_write_edge_bands(DrvContextMap *map, DrvMapWhich which, double far_m, double value, double skirt_m)
-{
-    const double l = map->d_left_m, r = map->d_right_m;
-    const double l_far = l + far_m, r_far = r - far_m;
-    if (!(value > 0.0) || !(value <= 1.0) || !(skirt_m > 0.0) || !(far_m >= 0.0) || !isfinite(l_far) ||
-        !isfinite(r_far)) {
-        drv_map_edge_bands_general(map, which, far_m, value, skirt_m);
-        return;
-    }
-    /* here l, r and far_m are finite (an infinite or NaN one would make l_far or r_far so) */
-    float *v = drv_map_values(map, which);
-    int hi = drv_map_band_hi(map, l, skirt_m);
-    if (hi >= DRV_MAP_SHORT_BAND) { /* nothing written yet: both bands the general way */
-        drv_map_edge_bands_general(map, which, far_m, value, skirt_m);
-        return;
-    }
-    float f = (float)value;
-    if (hi >= 0)
-        v[0] = f > v[0] ? f : v[0];
-    for (int i = 1; i <= hi; i++)
-        drv_map_skirt_in(v, i, l - drv_map_slot_d(map, i), value, skirt_m);
-    int lo = drv_map_band_lo(map, r, skirt_m);
-    hi = drv_map_band_hi(map, r_far, skirt_m);
-    if (hi - lo >= DRV_MAP_SHORT_BAND) {
-        drv_map_write_band(map, which, r_far, r, value, skirt_m);
-        return;
-    }
-    for (int i = lo; i <= hi; i++) {
-        double d = drv_map_slot_d(map, i);
-        drv_map_skirt_in(v, i, d < r_far ? r_far - d : (d > r ? d - r : 0.0), value, skirt_m);
-    }
-    drv_map_write_point(map, which, 0.5 * (r_far + r), value);
 }
 
 void drv_map_write_all(DrvContextMap *map, DrvMapWhich which, double value)

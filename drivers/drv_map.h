@@ -61,10 +61,6 @@ void drv_map_write_peak(DrvContextMap *map, DrvMapWhich which, double d_m, doubl
  * slots still writes its full value at the nearest slot, so narrow obstacles are seen at any slot count. */
 void drv_map_write_band(DrvContextMap *map, DrvMapWhich which, double d_lo_m, double d_hi_m, double value,
                         double skirt_m);
-/* drv_map_write_band(map->d_left_m, map->d_left_m + far_m, value, skirt_m) and drv_map_write_band(map->d_right_m -
- * far_m, map->d_right_m, value, skirt_m), bands from each edge of the map outwards, with the same result bit for bit
- * and less set-up: the edge behaviour writes them every decision, and they touch a slot or two each. */
-void drv_map_write_edge_bands(DrvContextMap *map, DrvMapWhich which, double far_m, double value, double skirt_m);
 /* value in every slot. */
 void drv_map_write_all(DrvContextMap *map, DrvMapWhich which, double value);
 /* drv_map_write_all(floor_value) and drv_map_write_peak(d_m, value, falloff_m) in one pass over the slots, with the

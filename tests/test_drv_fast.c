@@ -504,55 +504,6 @@ static int test_band_on_slot_centres_matches_reference(void)
     return 0;
 }
 
-/* A random value in 0..1: a quarter step or any float (existing map content). */
-static float random_level(unsigned *state)
-{
-    if (next_u(state) % 2u == 0u)
-        return (float)((next_u(state) % 5u) * 0.25);
-    return (float)(next_u(state) % 1000001u) / 1e6f;
-}
-
-/* drv_map_write_edge_bands gives the map of its two drv_map_write_band calls bit for bit, over random maps of 2..128
- * slots (spans from under the 2 cm minimum, which drv_map_init widens, to wider than 40 m, at offsets away from 0),
- * random existing content in both maps, reaches from 0 through less than a slot step to far beyond the map, the
- * edge's own values and others (none, above 1), and skirts from none through an ulp's worth to infinite (so a slot
- * whose offset is an ulp beyond a band's end gets a visibly lower level than one inside). */
-static int test_edge_bands_match_write_band(void)
-{
-    static const double fars[] = {20.0, 0.0, 1e-3, 0.05, 0.3, 2.0, 50.0, 1e6, INFINITY, -1.0};
-    static const double values[] = {0.04, 0.04, 0.5, 1.0, 1.5, 0.0, -1.0};
-    static const double skirts[] = {0.25, 0.25, 1e-12, 0.01, 0.1, 0.5, 3.0, 30.0, 0.0, INFINITY};
-    static const double spans[] = {0.0, 0.01, 0.3, 2.0, 8.0, 14.0, 21.0, 45.0};
-    unsigned state = 17u;
-    int bad = 0;
-    for (int round = 0; round < 40000; round++) {
-        DrvContextMap a;
-        double span = pick(&state, spans, 8) * (0.5 + (next_u(&state) % 1000u) / 1000.0);
-        double right = -span * (next_u(&state) % 1001u) / 1000.0 + (next_u(&state) % 3u == 0u ? 1e3 : 0.0);
-        drv_map_init(&a, 2 + (int)(next_u(&state) % 127u), right + span, right);
-        for (int i = 0; i < a.slots; i++) {
-            a.danger[i] = random_level(&state);
-            a.interest[i] = random_level(&state);
-        }
-        DrvContextMap b = a;
-        DrvMapWhich which = next_u(&state) % 4u == 0u ? DRV_MAP_INTEREST : DRV_MAP_DANGER;
-        double far = pick(&state, fars, 10), value = pick(&state, values, 7), skirt = pick(&state, skirts, 10);
-        if (round % 4 == 1) /* a skirt of about a slot step, to land range ends near slot centres */
-            skirt = a.step_m * (next_u(&state) % 9u) / 4.0;
-        if (round % 4 == 2) { /* a reach of up to two slot steps (its band's far end among the slots), or none */
-            far = a.step_m * (next_u(&state) % 9u) / 4.0;
-            skirt = next_u(&state) % 2u == 0u ? 1e-15 : skirt; /* an ulp of an offset is a skirt's worth */
-        }
-        drv_map_write_band(&a, which, a.d_left_m, a.d_left_m + far, value, skirt);
-        drv_map_write_band(&a, which, a.d_right_m - far, a.d_right_m, value, skirt);
-        drv_map_write_edge_bands(&b, which, far, value, skirt);
-        bad += memcmp(a.danger, b.danger, sizeof(float) * (size_t)a.slots) != 0;
-        bad += memcmp(a.interest, b.interest, sizeof(float) * (size_t)a.slots) != 0;
-    }
-    TST_CHECK(bad == 0);
-    return 0;
-}
-
 /* drv_beh_commit as first written: every slot through drv_lanes_speed, skipped near the line or where the lane is
  * fast enough. */
 static void ref_commit(const DrvView *view, const DrvBehCtx *ctx, DrvContextMap *map)
@@ -718,7 +669,6 @@ int main(void)
     TST_RUN(test_walk_from_a_slot_centre);
     TST_RUN(test_band_matches_reference);
     TST_RUN(test_band_on_slot_centres_matches_reference);
-    TST_RUN(test_edge_bands_match_write_band);
     TST_RUN(test_commit_matches_reference);
     TST_RUN(test_draft_and_yield_match_reference);
     return tst_report();
