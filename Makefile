@@ -1,6 +1,7 @@
 # racesim build. `make` builds ./racesim; `make test` runs every test; `make run` runs the default race.
-# Configurations build into separate directories: build/opt (default) and build/san (make SAN=1 ...).
-# BUILD=dir overrides the directory (handy when several builds run at once).
+# Configurations build into separate directories: build/opt (default; profile-guided with GCC), build/plain
+# (make PGO=0 ...: the same without the profile) and build/san (make SAN=1 ...). BUILD=dir overrides the directory
+# (handy when several builds run at once).
 
 ifeq ($(SAN),1)
 CONFIG := san
@@ -20,6 +21,10 @@ LDSAN :=
 # the counts, so the compiler lays out and inlines the hot paths it saw. Results do not change: the counts steer
 # code layout, inlining, unrolling and branch-versus-select choices, never the floating-point operations.
 PGO ?= $(shell $(CC) -Werror -fprofile-partial-training -E -x c /dev/null >/dev/null 2>&1 && echo 1 || echo 0)
+# a build without the profile goes to a directory of its own, so the two never mix objects
+ifeq ($(PGO),0)
+CONFIG := plain
+endif
 endif
 BUILD ?= build/$(CONFIG)
 ifeq ($(PGO),gen)
@@ -68,25 +73,30 @@ ALL_LIBS := $(RND_LIB) $(SIM_LIB) $(DRV_LIB) $(TRK_LIB)
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 BENCH_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(BENCH_SRC))
 
-# Every configuration links $(BUILD)/racesim; the default optimised build also copies it to ./racesim.
+# Every configuration links $(BUILD)/racesim; the optimised builds (build/opt, build/plain) also copy it to ./racesim.
 PROGRAM := $(BUILD)/racesim
-ifeq ($(BUILD),build/opt)
+ifneq ($(filter build/opt build/plain,$(BUILD)),)
 ROOT_PROGRAM := racesim
 endif
 
-.PHONY: all deps run test test-unit test-san bench soak fuzz clean
+.PHONY: all deps run test test-unit test-san bench soak fuzz clean FORCE
 # Keep intermediate objects (the test .o files), so make never prints clean-up lines after the test summary.
 .SECONDARY: $(TEST_BINS:=.o) $(BENCH_BINS:=.o)
 all: $(PROGRAM) $(ROOT_PROGRAM)
 
-racesim: $(PROGRAM)
-	cp $(PROGRAM) racesim
+# copied whenever it differs, so ./racesim follows `make` and `make PGO=0` in turn
+racesim: $(PROGRAM) FORCE
+	@cmp -s $(PROGRAM) racesim || cp $(PROGRAM) racesim
+FORCE:
 
 deps:
 	@sh tools/install-deps.sh
 
 $(BUILD)/track/%.o $(BUILD)/drivers/%.o $(BUILD)/sim/%.o: CF = $(CORE_CFLAGS)
 $(BUILD)/render/%.o $(BUILD)/app/%.o $(BUILD)/tests/%.o: CF = $(GUI_CFLAGS)
+# the benchmarks say how they were built, since their figures depend on it
+BENCH_DESC := built in $(BUILD)$(if $(filter 1,$(PGO)), (profile-guided))
+$(BUILD)/tests/bench_%.o: CF = $(GUI_CFLAGS) -DBENCH_BUILD='"$(BENCH_DESC)"'
 
 $(BUILD)/%.o: %.c $(PROFILE)
 	@mkdir -p $(dir $@)

@@ -323,7 +323,7 @@ int main(int argc, char **argv)
     double load_s = bench_now_s() - t0;
     if (pack_cars > 0)
         return bench_pack(&race, pack_cars);
-    printf("bench_race: races with the real drivers (%s)\n", BENCH_RACE);
+    printf("bench_race: races with the real drivers (%s); %s\n", BENCH_RACE, BENCH_BUILD);
     if (bench_wants(argc, argv, "default")) {
         BenchRun full;
         t0 = bench_now_s();

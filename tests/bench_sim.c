@@ -118,8 +118,8 @@ int main(int argc, char **argv)
         printf("%016llx %016llx\n", (unsigned long long)hash, (unsigned long long)hash100);
         return 0;
     }
-    printf("bench_sim: the simulation alone (scripted drivers follow the racing line), %s (%.0f m), 100 Hz\n",
-           trk_name(t), trk_length(t));
+    printf("bench_sim: the simulation alone (scripted drivers follow the racing line), %s (%.0f m), 100 Hz; %s\n",
+           trk_name(t), trk_length(t), BENCH_BUILD);
     printf("  10 cars, 5 laps: %ld ticks in %.1f ms (target < 50 ms: %s)\n", race.ticks, race.wall_s * 1e3,
            bench_verdict(race.wall_s < 0.050));
     bench_header("cars");
