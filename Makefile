@@ -121,7 +121,7 @@ ifdef PROFILE
 # The training counts: rebuilt when any source the program is made of (or the training's data) changes. The
 # instrumented program writes them beside the optimised build's objects (PGO_AUX above).
 PROFILE_SRC := $(TRK_SRC) $(DRV_SRC) $(SIM_SRC) $(APP_SRC) $(wildcard track/*.h drivers/*.h sim/*.h app/*.h) \
-	tools/pgo-train.sh $(wildcard data/races/*.ini data/drivers/*.ini data/tracks/*)
+	tools/pgo-train.sh $(wildcard data/races/*.ini data/races/experiments/*.ini data/drivers/*.ini data/tracks/*)
 $(PROFILE): $(PROFILE_SRC)
 	@$(MAKE) --no-print-directory PGO=gen PGO_BASE=$(BUILD) BUILD=$(BUILD)/gen $(BUILD)/gen/racesim
 	@find $(BUILD) -name '*.gcda' -delete
