@@ -32,7 +32,8 @@ ifeq ($(PGO),gen)
 OPTFLAGS += -fprofile-generate -fprofile-update=single
 LDSAN += -fprofile-generate
 # each object's counts under the name of the optimised build's object ($(PGO_BASE)/x.gcda, beside x.o), where
-# -fprofile-use looks; GCC also names a file's static functions in the counts by that name, so they must agree
+# -fprofile-use looks; GCC also names a file's static functions in the counts by that name, so they must agree.
+# -dumpbase would move the dependency file too: -MF keeps it beside the instrumented object.
 PGO_AUX = -dumpbase $(PGO_BASE)/$*.c -dumpbase-ext .c -MF $(@:.o=.d)
 else ifeq ($(PGO),1)
 # without the training counts (the tests' own files, the renderer) a function is optimised as without PGO
@@ -119,8 +120,10 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(ALL_LIBS)
 
 ifdef PROFILE
 # The training counts: rebuilt when any source the program is made of (or the training's data) changes. The
-# instrumented program writes them beside the optimised build's objects (PGO_AUX above).
-PROFILE_SRC := $(TRK_SRC) $(DRV_SRC) $(SIM_SRC) $(APP_SRC) $(wildcard track/*.h drivers/*.h sim/*.h app/*.h) \
+# instrumented program writes them beside the optimised build's objects (PGO_AUX above), the renderer's included
+# (counts of zero in a headless run, but counts: an edited file compiled against its old ones fails the build).
+PROFILE_SRC := $(TRK_SRC) $(DRV_SRC) $(SIM_SRC) $(RND_SRC) $(APP_SRC) \
+	$(wildcard track/*.h drivers/*.h sim/*.h render/*.h app/*.h) \
 	tools/pgo-train.sh $(wildcard data/races/*.ini data/races/experiments/*.ini data/drivers/*.ini data/tracks/*)
 $(PROFILE): $(PROFILE_SRC)
 	@$(MAKE) --no-print-directory PGO=gen PGO_BASE=$(BUILD) BUILD=$(BUILD)/gen $(BUILD)/gen/racesim
