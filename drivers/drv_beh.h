@@ -22,6 +22,8 @@ typedef struct DrvBehCtx {
     double noise_d_m;         /* this driver's current perception error on other cars' offsets, m */
     double line_speed_mps;    /* the speed plan (racing line) at the car, m/s */
     const struct DrvLanes *lanes; /* speed caps of constant-offset lanes (drv_lanes.h); NULL = none */
+    const TrkSpeedProfile *plan;  /* the driver's own speed plan: closing on a car is judged against it; NULL = none */
+    double s_m;                   /* own arc length (the view's), where the plan is read from */
 } DrvBehCtx;
 
 typedef void DrvBehaviourFn(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);

@@ -31,6 +31,10 @@
 #define DRV_AVOID_EDGE_FAR_M 20.0       /* "beyond the edge" for a band: further than any track is wide */
 #define DRV_AVOID_BEHIND_GAP_M 1.5      /* a car beside our line with its nose this near our tail is a wall... */
 #define DRV_AVOID_BEHIND_CLOSING_S 0.5  /* ...and further by this many seconds of its closing speed */
+#define DRV_AVOID_SLOW_HEADWAY_S 1.5    /* a slower car ahead nearer than this in time devalues its lane... */
+#define DRV_AVOID_SLOW_DANGER 0.5       /* ...up to this danger (below the walk's full danger)... */
+#define DRV_AVOID_SLOW_BAND_MPS 3.0     /* ...reached when it is this much slower than our plan there */
+#define DRV_AVOID_SLOW_TOW_SHARE 0.5    /* of the draft weight: how much shorter that headway is on a straight */
 
 /* A car ahead that wrote danger, for the narrow-gap pass. */
 typedef struct DrvAvoidCar {
@@ -49,11 +53,36 @@ static void drv_avoid_write(DrvContextMap *map, const DrvView *view, const DrvOt
     drv_map_write_band(map, DRV_MAP_DANGER, lo, hi, danger, skirt_m);
 }
 
+/* How fast we close on a car ahead: no faster than our own plan lets us be where it is now. A car braking for the
+ * corner we also brake for is not closing on us; judged by our speed of now, it filled the map with danger at every
+ * braking point and built trains. m/s. */
+static double drv_avoid_closing(const DrvView *view, const DrvBehCtx *ctx, const DrvOther *o)
+{
+    double v = view->speed_mps;
+    if (ctx->plan != NULL)
+        v = drv_fmin(v, trk_speed_at(ctx->plan, ctx->s_m + o->ds_m, NULL));
+    return v - o->speed_mps;
+}
+
+/* A car close ahead that is slower than our plan where it is: following it costs time, so its lane is worth less
+ * than a free one beside it. Below the full value the walk still crosses it; a free lane within reach wins. On a
+ * straight its wake is worth having: a driver who likes the tow pulls out later. */
+static double drv_avoid_slow_danger(const DrvPersonality *p, const DrvBehCtx *ctx, double headway_s,
+                                    const DrvOther *o)
+{
+    if (ctx->plan == NULL || o->laps_ahead < 0)
+        return 0.0; /* a lapped car moves over for us (blue flags) */
+    double deficit = trk_speed_at(ctx->plan, ctx->s_m + o->ds_m, NULL) - o->speed_mps;
+    double tow = ctx->on_straight ? DRV_AVOID_SLOW_TOW_SHARE * p->draft_weight : 0.0;
+    double near = drv_clamp01(1.0 - headway_s / (DRV_AVOID_SLOW_HEADWAY_S * (1.0 - tow)));
+    return DRV_AVOID_SLOW_DANGER * drv_clamp01(deficit / DRV_AVOID_SLOW_BAND_MPS) * near;
+}
+
 /* Danger of a car ahead (not alongside), 0 when it is no threat. */
 static double drv_avoid_ahead_danger(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx,
                                      double horizon_s, double gap, const DrvOther *o)
 {
-    double closing = view->speed_mps - o->speed_mps;
+    double closing = drv_avoid_closing(view, ctx, o);
     double ttc = closing > 0.05 ? gap / closing : INFINITY;
     double urgency = drv_clamp01(1.0 - ttc / horizon_s);
     if (!ctx->on_straight) {
@@ -70,7 +99,7 @@ static double drv_avoid_ahead_danger(const DrvView *view, const DrvPersonality *
     double wake = ctx->on_straight ? DRV_AVOID_WAKE_SHARE * p->draft_weight : 0.0;
     double close_s = DRV_AVOID_CLOSE_HEADWAY_S * (1.0 - wake);
     double close = DRV_AVOID_CLOSE_DANGER * drv_clamp01(1.0 - headway / close_s);
-    return drv_fmax(urgency, close);
+    return drv_fmax(drv_fmax(urgency, close), drv_avoid_slow_danger(p, ctx, headway, o));
 }
 
 /* A car just behind, beside our line rather than in our wake, has nowhere to go if we cut across in front of it:
@@ -121,7 +150,8 @@ bool drv_beh_avoid_reaches(const DrvView *view, const DrvPersonality *p, const D
     /* the range drv_beh_avoid stops at */
     double closing = view->speed_mps - o->speed_mps + margin_mps;
     double horizon_s = DRV_AVOID_HORIZON_PER_LOOKAHEAD * p->lookahead_s;
-    return gap <= DRV_AVOID_MIN_RANGE_M + margin_m + drv_fmax(closing, 0.0) * horizon_s;
+    double slow_reach = DRV_AVOID_SLOW_HEADWAY_S * drv_fmax(view->speed_mps + margin_mps, 5.0);
+    return gap <= drv_fmax(DRV_AVOID_MIN_RANGE_M + drv_fmax(closing, 0.0) * horizon_s, slow_reach) + margin_m;
 }
 
 void drv_beh_avoid(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map)
@@ -142,7 +172,9 @@ void drv_beh_avoid(const DrvView *view, const DrvPersonality *p, const DrvBehCtx
             continue;
         }
         double closing = view->speed_mps - o->speed_mps;
-        double range = DRV_AVOID_MIN_RANGE_M + drv_fmax(closing, 0.0) * horizon_s;
+        /* a slower car within the slow-car headway devalues its lane even before we close on it */
+        double range = drv_fmax(DRV_AVOID_MIN_RANGE_M + drv_fmax(closing, 0.0) * horizon_s,
+                                DRV_AVOID_SLOW_HEADWAY_S * drv_fmax(view->speed_mps, 5.0));
         if (gap > range)
             break; /* others are sorted by ds: every later car is further still */
         double danger = drv_avoid_ahead_danger(view, p, ctx, horizon_s, gap, o);

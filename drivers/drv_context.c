@@ -34,8 +34,13 @@
 #define DRV_FOLLOW_MIN_GAP_M 2.0
 #define DRV_FOLLOW_GAIN 0.8              /* 1/s: speed asked per metre of gap error */
 #define DRV_FOLLOW_BRAKE_MPS2 8.0        /* assumed braking for the stopping-distance limit */
-#define DRV_CLOSE_BRAKE_SHARE 0.5        /* of the grip, braking counted on to stop closing on a car ahead */
-#define DRV_CLOSE_ANTICIPATE_S 1.0       /* how far ahead in time a lead's speed is anticipated from the plan */
+#define DRV_SAFE_REACTION_S 0.4          /* safe following: our reaction time to the lead's braking, s */
+#define DRV_SAFE_WAKE_REACTION_S 0.15    /* the same behind a lead with no braking foreseen, s */
+#define DRV_SAFE_BRAKING_MPS 0.5         /* a drop of its predicted speed by this much is braking foreseen */
+#define DRV_SAFE_PACE_SHARE 0.99         /* the lead's predicted speed: this share of its pace on our plan */
+#define DRV_SAFE_SAMPLES 8               /* points of the lead's predicted way checked */
+#define DRV_SAFE_EXTRA_M 20.0            /* read this far beyond its braking distance, m */
+#define DRV_SAFE_MAX_REACH_M 200.0
 #define DRV_CLEAR_LAT_MPS2 4.0          /* assumed lateral acceleration when judging whether a move clears a car */
 #define DRV_COURSE_MEET_MAX_S 3.0        /* the line is followed this far in time to where we would catch a car */
 #define DRV_COURSE_SAMPLES 4             /* points of the line looked at on the way */
@@ -149,19 +154,37 @@ static const DrvOther *drv_car_in_path(const DrvView *view, int first, double ta
     return drv_car_in_lane(view, first, drv_fmin(view->d_m, target_d_m), drv_fmax(view->d_m, target_d_m));
 }
 
-/* The fastest we may close on a car ahead whose lane we aim for: at this speed the difference can still be shed
- * before the gap (less a margin) is gone, braking with a share of the grip and keeping the rest in reserve for the
- * lead braking too, m/s. */
+/* The fastest we may be now behind a car ahead whose lane we aim for: safe following in the manner of Gipps. The
+ * lead is predicted along its own pace: at each point ahead of it, no slower than its share of our plan there (its
+ * speed now over our plan where it is) and no slower than its braking at the limit from now allows. We must be
+ * able to pass every such point no faster than it will, braking as our plan brakes, after a reaction time. Judged
+ * against the lead's speed of now with half our braking, followers either ran into leads braking harder than their
+ * own plan or, held a second back, never came close enough to race. m/s. */
 static double drv_close_speed(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o)
 {
-    double a = DRV_CLOSE_BRAKE_SHARE * driver->p.grip_use * here->grip_mps2;
+    double b = driver->p.grip_use * here->grip_mps2;
+    double b_lead = here->grip_mps2;
     double room = drv_fmax(drv_beh_gap_m(view, o) - DRV_FOLLOW_MIN_GAP_M, 0.0);
-    /* The lead's speed is taken as what it will be shortly: no more than our own speed plan where it will be then.
-     * Closing on its speed of now brought followers into braking zones several m/s too fast, and with the lead
-     * braking at the limit no braking could shed the difference (most lap-1 contacts of shuffled grids, at turn 1). */
-    double s_then = view->s_m + o->ds_m + o->speed_mps * DRV_CLOSE_ANTICIPATE_S;
-    double lead_v = drv_fmin(o->speed_mps, trk_speed_at(driver->profile, s_then, NULL));
-    return lead_v + sqrt(2.0 * a * room);
+    double v_lead = o->speed_mps, s_lead = view->s_m + o->ds_m;
+    double plan_at_lead = trk_speed_at(driver->profile, s_lead, NULL);
+    double pace = plan_at_lead > 1.0 ? drv_fmin(v_lead / plan_at_lead, 1.0) : 1.0;
+    double reach = drv_fmin(v_lead * v_lead / (2.0 * b_lead) + DRV_SAFE_EXTRA_M, DRV_SAFE_MAX_REACH_M);
+    double x_k[DRV_SAFE_SAMPLES], v_k[DRV_SAFE_SAMPLES];
+    bool braking_ahead = false;
+    for (int k = 0; k < DRV_SAFE_SAMPLES; k++) {
+        x_k[k] = reach * k / (DRV_SAFE_SAMPLES - 1.0);
+        double v_brake2 = v_lead * v_lead - 2.0 * b_lead * x_k[k];
+        double v_pace = DRV_SAFE_PACE_SHARE * pace * trk_speed_at(driver->profile, s_lead + x_k[k], NULL);
+        v_k[k] = drv_fmin(drv_fmax(v_pace, v_brake2 > 0.0 ? sqrt(v_brake2) : 0.0), v_lead);
+        braking_ahead |= v_k[k] < v_lead - DRV_SAFE_BRAKING_MPS;
+    }
+    /* a lead with a corner ahead will brake soon and is given the full reaction time; one with no reason to brake
+     * (a straight, no corner within its braking distance) is followed closely, in its wake */
+    double react = view->speed_mps * (braking_ahead ? DRV_SAFE_REACTION_S : DRV_SAFE_WAKE_REACTION_S);
+    double v_max = INFINITY;
+    for (int k = 0; k < DRV_SAFE_SAMPLES; k++)
+        v_max = drv_fmin(v_max, sqrt(v_k[k] * v_k[k] + 2.0 * b * drv_fmax(room + x_k[k] - react, 0.0)));
+    return v_max;
 }
 
 /* Weight of "following the racing line" for a chosen offset: 1 on the line, 0 a band's width away. */
@@ -242,8 +265,8 @@ static double drv_no_time_to_clear(const DrvView *view, int first, const DrvPers
     double overlap = half - fabs(view->d_m - o->d_m);
     double t_clear = sqrt(2.0 * drv_fmax(overlap, 0.0) / DRV_CLEAR_LAT_MPS2);
     double t_contact = closing > 0.05 ? gap / closing : INFINITY;
-    double want_gap = DRV_FOLLOW_MIN_GAP_M + o->speed_mps * (0.2 + 0.4 * (1.0 - p->aggression));
-    if (t_contact > t_clear + 0.3 && gap > 0.5 * want_gap)
+    /* close following is the safe-following limit's business (drv_close_speed), not a fixed share of a gap */
+    if (t_contact > t_clear + 0.3)
         return INFINITY;
     return drv_context_follow_speed(view, p, o);
 }
@@ -636,6 +659,8 @@ void drv_context_decide(DrvDriver *driver, const DrvView *view, DrvHere *here, d
         .noise_d_m = driver->noise.d_m,
         .line_speed_mps = here->line_speed_mps,
         .lanes = driver->lanes,
+        .plan = driver->profile,
+        .s_m = view->s_m,
     };
 
     DrvContextMap map;

@@ -223,8 +223,8 @@ static bool alone_with(const TrkTrack *t, DrvPersonality p, double ds_m, double 
     return alone;
 }
 
-/* A car ahead is company only within reach of avoid (its range at our closing speed on it) or drafting, plus a
- * margin; any car behind in view is company. */
+/* A car ahead is company only within reach of avoid (its range at our closing speed on it, or the slow-car
+ * headway) or drafting, plus a margin; any car behind in view is company. */
 static int test_alone_by_reach(void)
 {
     TrkTrack *t = load_track("data/tracks/oval.ini");
@@ -234,8 +234,12 @@ static int test_alone_by_reach(void)
     double horizon = 2.0 * p.lookahead_s; /* avoid's horizon */
     TST_CHECK(alone_with(t, p, 150.0, 0.0));                          /* far ahead at our speed */
     TST_CHECK(!alone_with(t, p, 150.0, 140.0 / horizon));             /* closing fast enough to be in range */
-    TST_CHECK(alone_with(t, no_tow, 40.0, 0.0));                      /* beyond avoid's 12 m + margin */
-    TST_CHECK(!alone_with(t, p, 40.0, 0.0));                          /* but in drafting's 45 m */
+    /* at our speed, avoid reaches a car within the slow-car headway (1.5 s: it may be slower than our plan) */
+    DrvOther o;
+    double slow_reach = 1.5 * view_at(0, &o).speed_mps;
+    TST_CHECK(alone_with(t, no_tow, slow_reach + 15.0, 0.0));         /* beyond avoid's reach + margin */
+    TST_CHECK(!alone_with(t, no_tow, slow_reach - 5.0, 0.0));         /* within it */
+    TST_CHECK(!alone_with(t, p, 40.0, 0.0));                          /* in drafting's 45 m */
     TST_CHECK(!alone_with(t, no_tow, 14.0, 0.0));                     /* avoid's minimum range */
     TST_CHECK(!alone_with(t, no_tow, -30.0, 0.0));                    /* a car behind */
     TST_CHECK(!alone_with(t, no_tow, 0.5, 0.0));                      /* alongside */
