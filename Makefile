@@ -52,7 +52,8 @@ INIH_LIBS := $(shell $(PKG_CONFIG) --libs inih 2>/dev/null)
 SDL_CFLAGS := $(shell $(PKG_CONFIG) --cflags sdl2 SDL2_ttf 2>/dev/null)
 SDL_LIBS := $(shell $(PKG_CONFIG) --libs sdl2 SDL2_ttf 2>/dev/null)
 
-# The simulation side is compiled WITHOUT SDL's include paths, so a stray SDL include fails the build.
+# The simulation and the experiments (track, drivers, sim, lab) are compiled WITHOUT SDL's include paths, so a
+# stray SDL include fails the build.
 CORE_CFLAGS := $(BASEFLAGS) $(INIH_CFLAGS)
 GUI_CFLAGS := $(BASEFLAGS) $(INIH_CFLAGS) $(SDL_CFLAGS)
 LIBS := $(SDL_LIBS) $(INIH_LIBS) -lm -lpthread
@@ -60,6 +61,7 @@ LIBS := $(SDL_LIBS) $(INIH_LIBS) -lm -lpthread
 TRK_SRC := $(wildcard track/*.c)
 DRV_SRC := $(wildcard drivers/*.c)
 SIM_SRC := $(wildcard sim/*.c)
+LAB_SRC := $(wildcard lab/*.c)
 RND_SRC := $(wildcard render/*.c)
 APP_SRC := $(wildcard app/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
@@ -69,8 +71,9 @@ obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 TRK_LIB := $(BUILD)/libtrk.a
 DRV_LIB := $(BUILD)/libdrv.a
 SIM_LIB := $(BUILD)/libsim.a
+LAB_LIB := $(BUILD)/liblab.a
 RND_LIB := $(BUILD)/librnd.a
-ALL_LIBS := $(RND_LIB) $(SIM_LIB) $(DRV_LIB) $(TRK_LIB)
+ALL_LIBS := $(RND_LIB) $(LAB_LIB) $(SIM_LIB) $(DRV_LIB) $(TRK_LIB)
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 BENCH_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(BENCH_SRC))
 
@@ -93,7 +96,7 @@ FORCE:
 deps:
 	@sh tools/install-deps.sh
 
-$(BUILD)/track/%.o $(BUILD)/drivers/%.o $(BUILD)/sim/%.o: CF = $(CORE_CFLAGS)
+$(BUILD)/track/%.o $(BUILD)/drivers/%.o $(BUILD)/sim/%.o $(BUILD)/lab/%.o: CF = $(CORE_CFLAGS)
 $(BUILD)/render/%.o $(BUILD)/app/%.o $(BUILD)/tests/%.o: CF = $(GUI_CFLAGS)
 # the benchmarks say how they were built, since their figures depend on it
 BENCH_DESC := built in $(BUILD)$(if $(filter 1,$(PGO)), (profile-guided))
@@ -106,6 +109,7 @@ $(BUILD)/%.o: %.c $(PROFILE)
 $(TRK_LIB): $(call obj,$(TRK_SRC))
 $(DRV_LIB): $(call obj,$(DRV_SRC))
 $(SIM_LIB): $(call obj,$(SIM_SRC))
+$(LAB_LIB): $(call obj,$(LAB_SRC))
 $(RND_LIB): $(call obj,$(RND_SRC))
 $(ALL_LIBS):
 	@mkdir -p $(dir $@)
@@ -122,8 +126,8 @@ ifdef PROFILE
 # The training counts: rebuilt when any source the program is made of (or the training's data) changes. The
 # instrumented program writes them beside the optimised build's objects (PGO_AUX above), the renderer's included
 # (counts of zero in a headless run, but counts: an edited file compiled against its old ones fails the build).
-PROFILE_SRC := $(TRK_SRC) $(DRV_SRC) $(SIM_SRC) $(RND_SRC) $(APP_SRC) \
-	$(wildcard track/*.h drivers/*.h sim/*.h render/*.h app/*.h) \
+PROFILE_SRC := $(TRK_SRC) $(DRV_SRC) $(SIM_SRC) $(LAB_SRC) $(RND_SRC) $(APP_SRC) \
+	$(wildcard track/*.h drivers/*.h sim/*.h lab/*.h render/*.h app/*.h) \
 	tools/pgo-train.sh $(wildcard data/races/*.ini data/races/experiments/*.ini data/drivers/*.ini data/tracks/*)
 $(PROFILE): $(PROFILE_SRC)
 	@$(MAKE) --no-print-directory PGO=gen PGO_BASE=$(BUILD) BUILD=$(BUILD)/gen $(BUILD)/gen/racesim
@@ -170,7 +174,7 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 30
 FUZZ_FLAGS := -std=c11 -g -O1 -ffp-contract=off -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-D_POSIX_C_SOURCE=200809L $(INIH_CFLAGS)
-FUZZ_CORE := $(TRK_SRC) $(DRV_SRC) $(SIM_SRC)
+FUZZ_CORE := $(TRK_SRC) $(DRV_SRC) $(SIM_SRC) $(LAB_SRC)
 FUZZ_OBJ := $(patsubst %.c,build/fuzz/obj/%.o,$(FUZZ_CORE))
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRC))
@@ -181,7 +185,7 @@ fuzz: deps
 	@sh tools/install-deps.sh fuzz
 	@$(MAKE) --no-print-directory $(FUZZ_BINS)
 
-build/fuzz/obj/%.o: %.c $(wildcard track/*.h drivers/*.h sim/*.h)
+build/fuzz/obj/%.o: %.c $(wildcard track/*.h drivers/*.h sim/*.h lab/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 

@@ -5,7 +5,7 @@
  * seed and options give the same race, since the sim is deterministic. The trace only reads the world. */
 #include "app_exp.h"
 
-#include "../sim/sim_chart.h"
+#include "../lab/lab.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -35,7 +35,7 @@ int app_chart_write(const SimTrace *trace, const SimRace *race, const SimSession
     char title[SIM_PATH_LEN + 128], err[2048];
     snprintf(title, sizeof title, "%s  seed %" PRIu64 "%s  %d laps of %s", race->path, def->seed,
              def->shuffle_grid ? " (grid shuffled)" : "", trace->laps, trk_name(sim_world_track(world)));
-    if (sim_chart_race_write(trace, title, path, err, sizeof err) == 0)
+    if (lab_chart_race_write(trace, title, path, err, sizeof err) == 0)
         return 0;
     fprintf(stderr, "racesim run: %s\n", err);
     return 1;

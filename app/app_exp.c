@@ -151,14 +151,14 @@ SimSession *app_exp_run_race(const SimRace *race, const TrkTrack *track, const D
     return s;
 }
 
-char *app_record_text(const SimRecord *rec)
+char *app_record_text(const LabRecord *rec)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f)
         return NULL;
-    int bad = sim_record_write(rec, f);
+    int bad = lab_record_write(rec, f);
     if (fclose(f) != 0 || bad) {
         free(buf);
         return NULL;

@@ -3,7 +3,7 @@
 #ifndef APP_EXP_H
 #define APP_EXP_H
 
-#include "../sim/sim_record.h"
+#include "../lab/lab.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -40,8 +40,8 @@ SimSession *app_exp_run_race(const SimRace *race, const TrkTrack *track, const D
                              int laps, const DrvPersonality *override, const bool *seat_mask, char *err,
                              size_t err_len);
 /* Prints the A/B report for `ab` and `merge` and writes the chart when chart_path is set; returns an exit code. */
-struct SimAbTally;
-int app_ab_report(const struct SimAbTally *tally, int metric, const char *chart_path);
+struct LabAbTally;
+int app_ab_report(const struct LabAbTally *tally, int metric, const char *chart_path);
 
 /* `run --chart` (app_chart.c). Each returns an exit code or NULL with the message printed.
  * app_chart_check_path: only .svg is written (checked before any race runs).
@@ -55,6 +55,6 @@ int app_chart_write(const struct SimTrace *trace, const SimRace *race, const Sim
 int app_chart_race(const SimRace *race, const SimSessionDef *def, const char *path);
 
 /* The record's JSON line as a malloc'd string, or NULL. */
-char *app_record_text(const SimRecord *rec);
+char *app_record_text(const LabRecord *rec);
 
 #endif

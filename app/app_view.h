@@ -2,7 +2,7 @@
 #ifndef APP_VIEW_H
 #define APP_VIEW_H
 
-#include "../sim/sim_race.h"
+#include "../sim/sim.h"
 
 #include <stdbool.h>
 

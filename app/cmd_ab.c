@@ -5,9 +5,7 @@
 #include "app.h"
 #include "app_exp.h"
 
-#include "../sim/sim_ab.h"
-#include "../sim/sim_batch.h"
-#include "../sim/sim_chart.h"
+#include "../lab/lab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +62,7 @@ static int cmd_ab_value(AbOpts *o, const char *a, const char *v)
     if (strcmp(a, "--shard") == 0)
         return app_parse_shard(v, &o->shard_index, &o->shard_count);
     if (strcmp(a, "--metric") == 0)
-        return (o->metric = sim_ab_metric_parse(v)) < 0;
+        return (o->metric = lab_ab_metric_parse(v)) < 0;
     const char **paths[] = {&o->a_path, &o->b_path, &o->out_path, &o->chart_path};
     const char *names[] = {"--a", "--b", "--out", "--chart"};
     for (int i = 0; i < 4; i++)
@@ -119,8 +117,8 @@ typedef struct AbRun {
     const DrvPersonality *pa, *pb;
     const uint64_t *seeds;
     FILE *out;
-    SimAbTally *tally;
-    SimRecord *scratch;
+    LabAbTally *tally;
+    LabRecord *scratch;
     AppProgress progress;
     const TrkTrack *track; /* loaded once, shared read-only by every worker */
     const DrvTableCache *tables; /* the drivers' tables on it (A and B too), built once, read-only for workers */
@@ -128,7 +126,7 @@ typedef struct AbRun {
 
 /* Runs one side of a pair and records the tested car. */
 static int cmd_ab_side(const AbRun *run, uint64_t seed, int seat, const DrvPersonality *p, const char *path,
-                       SimCarRecord *out, char *err, size_t err_len)
+                       LabCarRecord *out, char *err, size_t err_len)
 {
     bool mask[SIM_MAX_CARS] = {false};
     mask[seat] = true;
@@ -139,7 +137,7 @@ static int cmd_ab_side(const AbRun *run, uint64_t seed, int seat, const DrvPerso
     int cars = sim_world_car_count(sim_session_world(s)), found = 0;
     for (int id = 0; id < cars && !found; id++)
         if (sim_session_entry_of(s, id) == seat) {
-            sim_car_record_from_session(s, id, out);
+            lab_car_record_from_session(s, id, out);
             snprintf(out->driver, sizeof out->driver, "%s", path);
             found = 1;
         }
@@ -153,13 +151,13 @@ static char *cmd_ab_work(void *ctx, long index, char *err, size_t err_len)
 {
     const AbRun *run = ctx;
     uint64_t seed = run->seeds[index];
-    SimRecord *rec = calloc(1, sizeof *rec);
+    LabRecord *rec = calloc(1, sizeof *rec);
     if (!rec) {
         snprintf(err, err_len, "out of memory");
         return NULL;
     }
     int cars = run->race->entry_count;
-    rec->kind = SIM_RECORD_AB;
+    rec->kind = LAB_RECORD_AB;
     snprintf(rec->race, sizeof rec->race, "%s", run->race->path);
     rec->seed = seed;
     rec->laps = run->opts->laps > 0 ? (int)run->opts->laps : run->race->laps;
@@ -184,8 +182,8 @@ static int cmd_ab_consume(void *ctx, long index, char *text, char *err, size_t e
         snprintf(err, err_len, "%s: write error", run->opts->out_path);
         rc = 1;
     }
-    if (!rc && (sim_record_parse(text, strlen(text) - 1, "(ab)", index + 1, run->scratch, perr, sizeof perr) ||
-                sim_ab_tally_add(run->tally, run->scratch, perr, sizeof perr))) {
+    if (!rc && (lab_record_parse(text, strlen(text) - 1, "(ab)", index + 1, run->scratch, perr, sizeof perr) ||
+                lab_ab_tally_add(run->tally, run->scratch, perr, sizeof perr))) {
         snprintf(err, err_len, "internal error: %s", perr);
         rc = 1;
     }
@@ -199,13 +197,13 @@ static void cmd_ab_progress(void *ctx, long done, long total)
 }
 
 /* The report and the chart, shared with `racesim merge`. */
-int app_ab_report(const SimAbTally *tally, int metric, const char *chart_path)
+int app_ab_report(const LabAbTally *tally, int metric, const char *chart_path)
 {
-    sim_ab_tally_print(tally, metric, stdout);
+    lab_ab_tally_print(tally, metric, stdout);
     if (!chart_path)
         return 0;
     char err[512];
-    if (sim_chart_ab_write(tally, metric, chart_path, err, sizeof err)) {
+    if (lab_chart_ab_write(tally, metric, chart_path, err, sizeof err)) {
         fprintf(stderr, "racesim: %s\n", err);
         return 1;
     }
@@ -223,9 +221,9 @@ static int cmd_ab_execute(AbRun *run)
     int rc = 1;
     char err[1024];
     if (seeds && run->tally && run->scratch) {
-        sim_ab_tally_init(run->tally);
+        lab_ab_tally_init(run->tally);
         run->seeds = seeds;
-        SimBatchDef def = sim_batch_default_def();
+        LabBatchDef def = lab_batch_default_def();
         def.count = n;
         def.threads = (int)o->jobs;
         def.work = cmd_ab_work;
@@ -233,7 +231,7 @@ static int cmd_ab_execute(AbRun *run)
         def.progress = cmd_ab_progress;
         def.ctx = run;
         app_progress_begin(&run->progress, "pairs");
-        rc = sim_batch_run(&def, err, sizeof err);
+        rc = lab_batch_run(&def, err, sizeof err);
         app_progress_end(&run->progress, run->tally->pairs);
         if (rc)
             fprintf(stderr, "racesim ab: %s\n", err);
@@ -241,7 +239,7 @@ static int cmd_ab_execute(AbRun *run)
             printf("shard %d/%d of %ld pairs holds no seeds\n", o->shard_index, o->shard_count, o->races);
         else if (run->out != stdout)
             rc = app_ab_report(run->tally, o->metric, o->chart_path);
-        sim_ab_tally_free(run->tally);
+        lab_ab_tally_free(run->tally);
     } else
         fprintf(stderr, "racesim ab: out of memory\n");
     free(seeds), free(run->tally), free(run->scratch);

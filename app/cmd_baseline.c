@@ -1,10 +1,9 @@
 /* cmd_baseline.c: `racesim baseline record RACE.ini --seeds A-B --out FILE` and `racesim baseline compare FILE`:
- * regression baselines of a race (sim/sim_baseline.h has the file format and the rules). Runs go through
- * sim_batch (--jobs threads) into a table indexed by seed, so the results do not depend on --jobs. */
+ * regression baselines of a race (sim/lab_baseline.h has the file format and the rules). Runs go through
+ * lab_batch (--jobs threads) into a table indexed by seed, so the results do not depend on --jobs. */
 #include "app.h"
 
-#include "../sim/sim_baseline.h"
-#include "../sim/sim_batch.h"
+#include "../lab/lab.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -18,7 +17,7 @@ typedef struct BaselineOpts {
     bool have_seeds, shuffle;
     uint64_t seed_first, seed_last;
     int jobs;
-    SimBaselineTol tol;
+    LabBaselineTol tol;
 } BaselineOpts;
 
 typedef struct BaselineCtx {
@@ -26,7 +25,7 @@ typedef struct BaselineCtx {
     const TrkTrack *track;  /* loaded once, lent to every session */
     const DrvTableCache *tables; /* the drivers' tables on it, built once, lent read-only to every session */
     bool shuffle;
-    SimBaseline *into;      /* runs[i].seed set beforehand; filled by the jobs */
+    LabBaseline *into;      /* runs[i].seed set beforehand; filled by the jobs */
 } BaselineCtx;
 
 static void cmd_baseline_usage(FILE *out)
@@ -88,7 +87,7 @@ static int cmd_baseline_value(BaselineOpts *o, const char *opt, const char *v)
             return 2;
         o->jobs = (int)n;
     } else if (strcmp(opt, "--seeds") == 0) {
-        if (sim_expect_parse_seeds(v, &o->seed_first, &o->seed_last) != 0) {
+        if (lab_expect_parse_seeds(v, &o->seed_first, &o->seed_last) != 0) {
             fprintf(stderr, "racesim baseline: --seeds: expected A-B with A <= B (at most 100000), got '%s'\n", v);
             return 2;
         }
@@ -166,7 +165,7 @@ static int cmd_baseline_parse(int argc, char **argv, BaselineOpts *o)
 static char *cmd_baseline_work(void *vctx, long index, char *err, size_t err_len)
 {
     BaselineCtx *ctx = vctx;
-    SimBaselineRun *run = &ctx->into->runs[index];
+    LabBaselineRun *run = &ctx->into->runs[index];
     SimSessionDef def = sim_default_session_def(ctx->race);
     def.seed = run->seed;
     def.shuffle_grid = ctx->shuffle;
@@ -176,7 +175,7 @@ static char *cmd_baseline_work(void *vctx, long index, char *err, size_t err_len
     if (!s)
         return NULL;
     sim_world_run(sim_session_world(s));
-    sim_baseline_run_from_session(s, run);
+    lab_baseline_run_from_session(s, run);
     sim_session_destroy(s);
     return strdup("");
 }
@@ -192,7 +191,7 @@ static int cmd_baseline_consume(void *ctx, long index, char *text, char *err, si
 }
 
 /* Runs every seed already listed in b->runs. Returns 0, or 1 with a message printed. */
-static int cmd_baseline_run(const SimRace *race, SimBaseline *b, bool shuffle, int jobs)
+static int cmd_baseline_run(const SimRace *race, LabBaseline *b, bool shuffle, int jobs)
 {
     char err[2048];
     TrkTrack *track = trk_load(race->track_path, NULL, err, sizeof err);
@@ -207,13 +206,13 @@ static int cmd_baseline_run(const SimRace *race, SimBaseline *b, bool shuffle, i
         return 1;
     }
     BaselineCtx ctx = {race, track, tables, shuffle, b};
-    SimBatchDef bd = sim_batch_default_def();
+    LabBatchDef bd = lab_batch_default_def();
     bd.count = b->run_count;
     bd.threads = jobs;
     bd.work = cmd_baseline_work;
     bd.consume = cmd_baseline_consume;
     bd.ctx = &ctx;
-    int rc = sim_batch_run(&bd, err, sizeof err);
+    int rc = lab_batch_run(&bd, err, sizeof err);
     if (rc != 0)
         fprintf(stderr, "racesim baseline: %s\n", err);
     drv_table_cache_destroy(tables);
@@ -246,17 +245,17 @@ static int cmd_baseline_record(const BaselineOpts *o)
     SimRace *race = cmd_baseline_race(o->file, "");
     if (!race)
         return 2;
-    SimBaseline b;
+    LabBaseline b;
     char err[2048];
     int rc = 0;
-    if (sim_baseline_init(&b, race, o->shuffle, err, sizeof err) != 0) {
+    if (lab_baseline_init(&b, race, o->shuffle, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         free(race);
         return 2;
     }
     b.tol = o->tol;
     int n = (int)(o->seed_last - o->seed_first) + 1;
-    if (sim_baseline_alloc_runs(&b, n) != 0) {
+    if (lab_baseline_alloc_runs(&b, n) != 0) {
         fprintf(stderr, "racesim baseline: out of memory\n");
         rc = 1;
     }
@@ -264,7 +263,7 @@ static int cmd_baseline_record(const BaselineOpts *o)
         b.runs[i].seed = o->seed_first + (uint64_t)i;
     if (rc == 0)
         rc = cmd_baseline_run(race, &b, o->shuffle, o->jobs);
-    char *text = rc == 0 ? sim_baseline_write(&b) : NULL;
+    char *text = rc == 0 ? lab_baseline_write(&b) : NULL;
     if (rc == 0 && !text) {
         fprintf(stderr, "racesim baseline: out of memory\n");
         rc = 1;
@@ -287,7 +286,7 @@ static int cmd_baseline_record(const BaselineOpts *o)
         }
     }
     free(text);
-    sim_baseline_free(&b);
+    lab_baseline_free(&b);
     free(race);
     return rc;
 }
@@ -305,7 +304,7 @@ static void cmd_baseline_count(const char *name, int was, int now, bool *first)
 }
 
 /* "P2 #3 Vera -> #1 Sam Rookie" for every place that changed. */
-static void cmd_baseline_order(const SimBaseline *b, const SimBaselineRun *was, const SimBaselineRun *now)
+static void cmd_baseline_order(const LabBaseline *b, const LabBaselineRun *was, const LabBaselineRun *now)
 {
     printf(" order:");
     for (int k = 0; k < was->car_count && k < now->car_count; k++) {
@@ -317,11 +316,11 @@ static void cmd_baseline_order(const SimBaseline *b, const SimBaselineRun *was, 
     }
 }
 
-static void cmd_baseline_print_changes(const SimBaseline *rec, const SimBaseline *now)
+static void cmd_baseline_print_changes(const LabBaseline *rec, const LabBaseline *now)
 {
     for (int i = 0; i < rec->run_count; i++) {
-        const SimBaselineRun *a = &rec->runs[i], *b = &now->runs[i];
-        bool counts = sim_baseline_run_counts_differ(a, b), order = sim_baseline_run_order_differs(a, b);
+        const LabBaselineRun *a = &rec->runs[i], *b = &now->runs[i];
+        bool counts = lab_baseline_run_counts_differ(a, b), order = lab_baseline_run_order_differs(a, b);
         if (!counts && !order)
             continue;
         bool first = true;
@@ -337,7 +336,7 @@ static void cmd_baseline_print_changes(const SimBaseline *rec, const SimBaseline
     }
 }
 
-static void cmd_baseline_total(const char *name, const SimBaseline *rec, int delta, int tol)
+static void cmd_baseline_total(const char *name, const LabBaseline *rec, int delta, int tol)
 {
     long was = 0;
     for (int i = 0; i < rec->run_count; i++)
@@ -350,9 +349,9 @@ static void cmd_baseline_total(const char *name, const SimBaseline *rec, int del
 
 static int cmd_baseline_compare(const BaselineOpts *o)
 {
-    SimBaseline rec, now;
+    LabBaseline rec, now;
     char err[2048];
-    if (sim_baseline_load(o->file, &rec, err, sizeof err) != 0) {
+    if (lab_baseline_load(o->file, &rec, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         return 2;
     }
@@ -360,24 +359,24 @@ static int cmd_baseline_compare(const BaselineOpts *o)
     snprintf(context, sizeof context, "%s:2: the race of this baseline does not load: ", o->file);
     SimRace *race = cmd_baseline_race(rec.race_path, context);
     int rc = race ? 0 : 2;
-    if (rc == 0 && sim_baseline_init(&now, race, rec.shuffle_grid, err, sizeof err) != 0) {
+    if (rc == 0 && lab_baseline_init(&now, race, rec.shuffle_grid, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         rc = 2;
     } else if (rc == 0) {
-        if (sim_baseline_check_stale(&rec, &now, o->file, err, sizeof err) != 0) {
+        if (lab_baseline_check_stale(&rec, &now, o->file, err, sizeof err) != 0) {
             fprintf(stderr, "%s\n", err);
             rc = 2;
         } else if (rec.files_hash != now.files_hash) {
             printf("note: the race, track or driver files changed since the baseline was recorded\n");
         }
-        if (rc == 0 && sim_baseline_alloc_runs(&now, rec.run_count) != 0)
+        if (rc == 0 && lab_baseline_alloc_runs(&now, rec.run_count) != 0)
             rc = 1;
         for (int i = 0; rc == 0 && i < rec.run_count; i++)
             now.runs[i].seed = rec.runs[i].seed;
         if (rc == 0)
             rc = cmd_baseline_run(race, &now, rec.shuffle_grid, o->jobs);
         if (rc == 0) {
-            SimBaselineVerdict v = sim_baseline_compare(&rec, &now);
+            LabBaselineVerdict v = lab_baseline_compare(&rec, &now);
             cmd_baseline_print_changes(&rec, &now);
             cmd_baseline_total("overtakes", &rec, v.d_overtakes, rec.tol.overtakes);
             cmd_baseline_total("collisions", &rec, v.d_collisions, rec.tol.collisions);
@@ -388,9 +387,9 @@ static int cmd_baseline_compare(const BaselineOpts *o)
                    v.changed_seeds, rec.run_count, v.exact ? "; exact: any change fails" : "");
             rc = v.pass ? 0 : 1;
         }
-        sim_baseline_free(&now);
+        lab_baseline_free(&now);
     }
-    sim_baseline_free(&rec);
+    lab_baseline_free(&rec);
     free(race);
     return rc;
 }

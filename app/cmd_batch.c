@@ -4,8 +4,7 @@
 #include "app.h"
 #include "app_exp.h"
 
-#include "../sim/sim_batch.h"
-#include "../sim/sim_tally.h"
+#include "../lab/lab.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -99,8 +98,8 @@ typedef struct BatchRun {
     const SimRace *race;
     const uint64_t *seeds;
     FILE *out;
-    SimBatchTally *tally;
-    SimRecord *scratch; /* the consumer's record (consumption is serial) */
+    LabBatchTally *tally;
+    LabRecord *scratch; /* the consumer's record (consumption is serial) */
     AppProgress progress;
     const TrkTrack *track; /* loaded once, shared read-only by every worker */
     const DrvTableCache *tables; /* the drivers' tables on it, built once, shared read-only by every worker */
@@ -141,11 +140,11 @@ static int cmd_batch_consume(void *ctx, long index, char *text, char *err, size_
     }
     /* the table is built from the line as written, exactly as `merge` will read it */
     char perr[1024];
-    if (!rc && sim_record_parse(text, len - 1, "(batch)", index + 1, run->scratch, perr, sizeof perr)) {
+    if (!rc && lab_record_parse(text, len - 1, "(batch)", index + 1, run->scratch, perr, sizeof perr)) {
         snprintf(err, err_len, "internal error: %s", perr);
         rc = 1;
     }
-    if (!rc && sim_batch_tally_add(run->tally, run->scratch, perr, sizeof perr)) {
+    if (!rc && lab_batch_tally_add(run->tally, run->scratch, perr, sizeof perr)) {
         snprintf(err, err_len, "internal error: %s", perr);
         rc = 1;
     }
@@ -164,16 +163,16 @@ static int cmd_batch_execute(const BatchOpts *o, const SimRace *race, const TrkT
     long n = 0;
     uint64_t first = o->has_seed ? o->seed : race->seed;
     uint64_t *seeds = app_shard_seeds(first, o->races, o->shard_index, o->shard_count, &n);
-    SimBatchTally *tally = malloc(sizeof *tally);
-    SimRecord *scratch = malloc(sizeof *scratch);
+    LabBatchTally *tally = malloc(sizeof *tally);
+    LabRecord *scratch = malloc(sizeof *scratch);
     if (!seeds || !tally || !scratch) {
         fprintf(stderr, "racesim batch: out of memory\n");
         free(seeds), free(tally), free(scratch);
         return 1;
     }
-    sim_batch_tally_init(tally);
+    lab_batch_tally_init(tally);
     BatchRun ctx = {o, race, seeds, out, tally, scratch, {false, NULL, 0.0, 0.0}, track, tables};
-    SimBatchDef def = sim_batch_default_def();
+    LabBatchDef def = lab_batch_default_def();
     def.count = n;
     def.threads = (int)o->jobs;
     def.work = cmd_batch_work;
@@ -182,13 +181,13 @@ static int cmd_batch_execute(const BatchOpts *o, const SimRace *race, const TrkT
     def.ctx = &ctx;
     char err[1024];
     app_progress_begin(&ctx.progress, "races");
-    int rc = sim_batch_run(&def, err, sizeof err);
+    int rc = lab_batch_run(&def, err, sizeof err);
     app_progress_end(&ctx.progress, tally->races);
     if (rc)
         fprintf(stderr, "racesim batch: %s\n", err);
     else if (out != stdout) {
         if (tally->races > 0)
-            sim_batch_tally_print(tally, stdout);
+            lab_batch_tally_print(tally, stdout);
         else
             printf("shard %d/%d of %ld races holds no seeds\n", o->shard_index, o->shard_count, o->races);
     }

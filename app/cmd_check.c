@@ -1,12 +1,12 @@
 /* cmd_check.c: `racesim check FILE_OR_DIR... [--seeds A-B] [--jobs J] [--json] [--verbose]`: runs scenarios (race
  * files with an [expect] section) headless and prints one line per scenario: PASS or FAIL and, for each check, the
  * measured figure (the worst over the seeds) next to its limit, then the checks across seeds (means over the
- * seeds). Every (scenario, seed) run is one job of a sim_batch; results are stored by job index and summarised in
+ * seeds). Every (scenario, seed) run is one job of a lab_batch; results are stored by job index and summarised in
  * file and seed order afterwards, so the output does not depend on --jobs. */
 #include "app.h"
 
-#include "../sim/sim_batch.h"
-#include "../sim/sim_race.h"
+#include "../lab/lab.h"
+#include "../sim/sim.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -20,6 +20,7 @@
 typedef struct CheckScenario {
     char path[SIM_PATH_LEN];
     SimRace *race;           /* NULL when it did not load */
+    LabExpect expect;        /* its [expect] section */
     TrkTrack *track;         /* its track, loaded once and lent to every run */
     char error[2048];        /* why it did not load, or why it cannot be checked */
     uint64_t seed_first, seed_last;
@@ -31,7 +32,7 @@ typedef struct CheckCtx {
     int count;
     long job_count;
     int *job_scenario;       /* scenario of each job */
-    SimExpectReport *reports; /* one per job */
+    LabExpectReport *reports; /* one per job */
     char (*job_error)[2048]; /* a run that could not start */
 } CheckCtx;
 
@@ -87,7 +88,7 @@ static int cmd_check_parse(int argc, char **argv, CheckOpts *o)
             const char *v = argv[++i];
             char *end;
             long j = strtol(v, &end, 10);
-            if (strcmp(a, "--seeds") == 0 && sim_expect_parse_seeds(v, &o->seed_first, &o->seed_last) != 0) {
+            if (strcmp(a, "--seeds") == 0 && lab_expect_parse_seeds(v, &o->seed_first, &o->seed_last) != 0) {
                 fprintf(stderr, "racesim check: --seeds: expected A-B with A <= B (at most 100000), got '%s'\n", v);
                 return 2;
             } else if (strcmp(a, "--jobs") == 0 && (end == v || *end != '\0' || j < 1 || j > 256)) {
@@ -166,8 +167,10 @@ static void cmd_check_load(CheckScenario *sc, const CheckOpts *o)
         snprintf(sc->error, sizeof sc->error, "%s:0: out of memory", sc->path);
         return;
     }
-    if (sim_race_load(sc->path, sc->race, sc->error, sizeof sc->error) != 0 || !sc->race->expect.present) {
-        if (sc->race->expect.present == false && sc->error[0] == '\0')
+    sc->error[0] = '\0';
+    if (sim_race_load(sc->path, sc->race, sc->error, sizeof sc->error) != 0 ||
+        lab_expect_load(&sc->expect, sc->race, sc->error, sizeof sc->error) != 0 || !sc->expect.present) {
+        if (sc->error[0] == '\0')
             snprintf(sc->error, sizeof sc->error, "%s:0: no expectations (the [expect] section is missing or empty): nothing to check",
                      sc->path);
         free(sc->race);
@@ -180,7 +183,7 @@ static void cmd_check_load(CheckScenario *sc, const CheckOpts *o)
         sc->race = NULL;
         return;
     }
-    const SimExpect *ex = &sc->race->expect;
+    const LabExpect *ex = &sc->expect;
     sc->seed_first = o->have_seeds ? o->seed_first : ex->have_seeds ? ex->seed_first : sc->race->seed;
     sc->seed_last = o->have_seeds ? o->seed_last : ex->have_seeds ? ex->seed_last : sc->race->seed;
 }
@@ -199,7 +202,7 @@ static char *cmd_check_work(void *vctx, long index, char *err, size_t err_len)
     SimSessionDef def = sim_default_session_def(sc->race);
     def.seed = sc->seed_first + (uint64_t)(index - sc->first_job);
     def.track = sc->track;
-    SimExpectFacts *facts = malloc(sizeof *facts);
+    LabExpectFacts *facts = malloc(sizeof *facts);
     SimSession *s = facts ? sim_session_create(sc->race, &def, ctx->job_error[index], sizeof ctx->job_error[index])
                           : NULL;
     if (!s) {
@@ -208,8 +211,8 @@ static char *cmd_check_work(void *vctx, long index, char *err, size_t err_len)
         free(facts);
         return strdup(""); /* reported with the scenario, the other runs go on */
     }
-    sim_expect_run_session(s, facts);
-    sim_expect_eval(&sc->race->expect, facts, &ctx->reports[index]);
+    lab_expect_run_session(s, facts);
+    lab_expect_eval(&sc->expect, facts, &ctx->reports[index]);
     sim_session_destroy(s);
     free(facts);
     return strdup("");
@@ -252,14 +255,14 @@ static int cmd_check_run_all(CheckCtx *ctx, int jobs)
         for (long k = 0; sc->race && k <= (long)(sc->seed_last - sc->seed_first); k++)
             ctx->job_scenario[sc->first_job + k] = i;
     }
-    SimBatchDef bd = sim_batch_default_def();
+    LabBatchDef bd = lab_batch_default_def();
     bd.count = ctx->job_count;
     bd.threads = jobs;
     bd.work = cmd_check_work;
     bd.consume = cmd_check_consume;
     bd.ctx = ctx;
     char err[512];
-    if (sim_batch_run(&bd, err, sizeof err) != 0) {
+    if (lab_batch_run(&bd, err, sizeof err) != 0) {
         fprintf(stderr, "racesim check: %s\n", err);
         return 1;
     }
@@ -289,13 +292,13 @@ static const char *cmd_check_run_error(const CheckCtx *ctx, const CheckScenario 
 
 /* Prints each check's worst run as "; name measured (limit)" (":" before the first of the line, when `printed`
  * checks came before none). Returns how many checks the line holds now. */
-static int cmd_check_print_checks(const SimExpectReport *reports, long runs, uint64_t seed0, bool show_seed,
+static int cmd_check_print_checks(const LabExpectReport *reports, long runs, uint64_t seed0, bool show_seed,
                                   int printed)
 {
-    const SimExpectReport *r0 = &reports[0];
+    const LabExpectReport *r0 = &reports[0];
     for (int j = 0; j < r0->count; j++) {
-        int w = sim_expect_worst_run(reports, (int)runs, j);
-        const SimExpectCheck *c = &reports[w].checks[j];
+        int w = lab_expect_worst_run(reports, (int)runs, j);
+        const LabExpectCheck *c = &reports[w].checks[j];
         printf("%s %s %s (%s", printed + j == 0 ? ":" : ";", c->name, c->measured_text, c->limit_text);
         if (show_seed && !c->pass)
             printf(", seed %llu", (unsigned long long)(seed0 + (uint64_t)w));
@@ -317,12 +320,12 @@ static int cmd_check_print_text(const CheckCtx *ctx, const CheckScenario *sc, bo
         printf("ERROR %s\n", run_err);
         return 0;
     }
-    const SimExpectReport *reports = &ctx->reports[sc->first_job];
+    const LabExpectReport *reports = &ctx->reports[sc->first_job];
     long failed = 0;
     for (long k = 0; k < runs; k++)
         failed += !reports[k].pass;
-    SimExpectReport across;
-    sim_expect_eval_across(&sc->race->expect, reports, (int)runs, &across);
+    LabExpectReport across;
+    lab_expect_eval_across(&sc->expect, reports, (int)runs, &across);
     char seeds[64];
     cmd_check_seeds_text(sc, seeds, sizeof seeds);
     printf("%s %s (%s)", failed || !across.pass ? "FAIL" : "PASS", sc->path, seeds);
@@ -355,10 +358,10 @@ static void cmd_check_json_str(const char *s)
 }
 
 /* The checks of a report as the elements of a JSON array. */
-static void cmd_check_json_checks(const SimExpectReport *r)
+static void cmd_check_json_checks(const LabExpectReport *r)
 {
     for (int j = 0; j < r->count; j++) {
-        const SimExpectCheck *c = &r->checks[j];
+        const LabExpectCheck *c = &r->checks[j];
         printf("%s{\"name\":", j ? "," : "");
         cmd_check_json_str(c->name);
         printf(",\"line\":%d,\"measured\":%.17g,\"limit\":%.17g,\"pass\":%s,\"measured_text\":", c->line, c->measured,
@@ -370,7 +373,7 @@ static void cmd_check_json_checks(const SimExpectReport *r)
     }
 }
 
-static void cmd_check_json_report(const SimExpectReport *r, uint64_t seed)
+static void cmd_check_json_report(const LabExpectReport *r, uint64_t seed)
 {
     printf("{\"seed\":%llu,\"pass\":%s,\"checks\":[", (unsigned long long)seed, r->pass ? "true" : "false");
     cmd_check_json_checks(r);
@@ -389,9 +392,9 @@ static int cmd_check_print_json(const CheckCtx *ctx, const CheckScenario *sc)
         printf("}\n");
         return 0;
     }
-    const SimExpectReport *reports = &ctx->reports[sc->first_job];
-    SimExpectReport across;
-    sim_expect_eval_across(&sc->race->expect, reports, (int)runs, &across);
+    const LabExpectReport *reports = &ctx->reports[sc->first_job];
+    LabExpectReport across;
+    lab_expect_eval_across(&sc->expect, reports, (int)runs, &across);
     bool pass = across.pass;
     for (long k = 0; k < runs; k++)
         pass = pass && reports[k].pass;

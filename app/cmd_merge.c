@@ -4,8 +4,7 @@
 #include "app.h"
 #include "app_exp.h"
 
-#include "../sim/sim_ab.h"
-#include "../sim/sim_tally.h"
+#include "../lab/lab.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -27,17 +26,17 @@ static void cmd_merge_usage(FILE *out)
 }
 
 typedef struct MergePart {
-    SimRecordReader reader;
-    SimRecord *rec;  /* the head record; NULL when the file is exhausted */
+    LabRecordReader reader;
+    LabRecord *rec;  /* the head record; NULL when the file is exhausted */
     long rec_line;
 } MergePart;
 
 typedef struct MergeState {
     MergePart *parts;
     int count;
-    int kind;        /* SimRecordKind of the first record, -1 before it */
-    SimBatchTally *batch;
-    SimAbTally ab;
+    int kind;        /* LabRecordKind of the first record, -1 before it */
+    LabBatchTally *batch;
+    LabAbTally ab;
 } MergeState;
 
 /* Advances a part to its next record, checking the file's own seed order. Returns 0, or 2 with the error printed. */
@@ -50,7 +49,7 @@ static int cmd_merge_advance(MergePart *p)
         fprintf(stderr, "racesim merge: out of memory\n");
         return 2;
     }
-    int rc = sim_record_read(&p->reader, p->rec, err, sizeof err);
+    int rc = lab_record_read(&p->reader, p->rec, err, sizeof err);
     if (rc < 0) {
         fprintf(stderr, "%s\n", err);
         return 2;
@@ -95,14 +94,14 @@ static int cmd_merge_add(MergeState *m, const MergePart *p)
     int rc;
     if (m->kind < 0)
         m->kind = (int)p->rec->kind;
-    if (p->rec->kind != (SimRecordKind)m->kind) {
+    if (p->rec->kind != (LabRecordKind)m->kind) {
         snprintf(err, sizeof err, "%s record among %s records (files from `batch` and `ab` cannot be merged)",
-                 p->rec->kind == SIM_RECORD_AB ? "an A/B" : "a race", m->kind == SIM_RECORD_AB ? "A/B" : "race");
+                 p->rec->kind == LAB_RECORD_AB ? "an A/B" : "a race", m->kind == LAB_RECORD_AB ? "A/B" : "race");
         rc = 1;
-    } else if (m->kind == SIM_RECORD_AB)
-        rc = sim_ab_tally_add(&m->ab, p->rec, err, sizeof err);
+    } else if (m->kind == LAB_RECORD_AB)
+        rc = lab_ab_tally_add(&m->ab, p->rec, err, sizeof err);
     else
-        rc = sim_batch_tally_add(m->batch, p->rec, err, sizeof err);
+        rc = lab_batch_tally_add(m->batch, p->rec, err, sizeof err);
     if (rc)
         fprintf(stderr, "%s:%ld: %s\n", p->reader.path, p->rec_line, err);
     return rc ? 2 : 0;
@@ -133,7 +132,7 @@ static int cmd_merge_open(MergeState *m, char **paths, int n)
         fprintf(stderr, "racesim merge: out of memory\n");
         return 2;
     }
-    sim_batch_tally_init(m->batch);
+    lab_batch_tally_init(m->batch);
     for (int i = 0; i < n; i++) {
         MergePart *p = &m->parts[m->count];
         p->reader.path = paths[i];
@@ -151,12 +150,12 @@ static void cmd_merge_close(MergeState *m)
 {
     for (int i = 0; m->parts && i < m->count; i++) {
         fclose(m->parts[i].reader.file);
-        sim_record_reader_free(&m->parts[i].reader);
+        lab_record_reader_free(&m->parts[i].reader);
         free(m->parts[i].rec);
     }
     free(m->parts);
     free(m->batch);
-    sim_ab_tally_free(&m->ab);
+    lab_ab_tally_free(&m->ab);
 }
 
 int cmd_merge(int argc, char **argv)
@@ -174,7 +173,7 @@ int cmd_merge(int argc, char **argv)
         if ((strcmp(a, "--metric") == 0 || strcmp(a, "--chart") == 0) && i + 1 < argc) {
             if (a[2] == 'c')
                 chart = argv[++i];
-            else if ((metric = sim_ab_metric_parse(argv[++i])) < 0) {
+            else if ((metric = lab_ab_metric_parse(argv[++i])) < 0) {
                 fprintf(stderr, "racesim merge: unknown metric '%s'\n", argv[i]);
                 free(paths);
                 return 2;
@@ -196,7 +195,7 @@ int cmd_merge(int argc, char **argv)
     MergeState m;
     memset(&m, 0, sizeof m);
     m.kind = -1;
-    sim_ab_tally_init(&m.ab);
+    lab_ab_tally_init(&m.ab);
     int rc = cmd_merge_open(&m, paths, n);
     if (!rc)
         rc = cmd_merge_run(&m);
@@ -204,12 +203,12 @@ int cmd_merge(int argc, char **argv)
         fprintf(stderr, "racesim merge: no records in the files\n");
         rc = 2;
     }
-    if (!rc && m.kind == SIM_RECORD_AB)
+    if (!rc && m.kind == LAB_RECORD_AB)
         rc = app_ab_report(&m.ab, metric, chart);
     else if (!rc) {
         if (chart || metric >= 0)
             fprintf(stderr, "racesim merge: --chart and --metric apply to ab files only (ignored)\n");
-        sim_batch_tally_print(m.batch, stdout);
+        lab_batch_tally_print(m.batch, stdout);
     }
     cmd_merge_close(&m);
     free(paths);

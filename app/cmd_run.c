@@ -3,10 +3,9 @@
 #include "app.h"
 #include "app_exp.h" /* app_chart_* (--chart) */
 
-#include "../sim/sim_trace.h"
+#include "../sim/sim.h"
 #include "app_view.h"
 
-#include "../sim/sim_race.h"
 
 #include <errno.h>
 #include <math.h>

@@ -11,7 +11,7 @@
 #ifndef RND_H
 #define RND_H
 
-#include "../sim/sim_race.h"
+#include "../sim/sim.h"
 
 #include <SDL.h>
 #include <stdbool.h>

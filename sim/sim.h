@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* ---- cars -------------------------------------------------------------------------------------------------- */
@@ -157,5 +158,202 @@ const char *sim_stage_name(SimStage stage); /* "sense", "think", ... */
 void sim_world_set_stage_timing(SimWorld *world, bool on);
 /* Nanoseconds spent in a stage since timing was turned on (0 when off). */
 double sim_world_stage_ns(const SimWorld *world, SimStage stage);
+
+/* ==== File reading: the line-counting INI reader and strict numbers (race and car files here, baselines in lab/)  */
+
+/* a line-counting reader for inih and strict number parsing, shared by the file readers of sim/ and lab/.
+ *
+ * The system inih is built without INI_HANDLER_LINENO, so the parsers hand inih this reader: it counts the lines it
+ * gives out (the handler reads the current line from it), reports section headers as they pass (so an empty
+ * unknown section is still an error on its own line), and flags lines too long for inih's buffer instead of letting
+ * inih split them into two bogus lines.
+ */
+
+typedef struct SimIniReader {
+    FILE *file;        /* source: a file, or */
+    const char *text;  /* a string */
+    size_t pos;
+    int line;          /* number of the last line handed out (1-based) */
+    int long_line;     /* first line that was too long, 0 if none */
+    /* called for each "[name]" header line; returns 0 to accept */
+    void (*on_section)(void *user, const char *name);
+    void *user;
+} SimIniReader;
+
+/* The ini_reader for ini_parse_stream; `stream` is a SimIniReader. */
+char *sim_ini_read(char *str, int num, void *stream);
+
+/* Collects the first error of a parse as "path:line: message". */
+typedef struct SimIniError {
+    const char *path;
+    char *buf;
+    size_t len;
+    bool failed;
+} SimIniError;
+
+void sim_ini_fail(SimIniError *e, int line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Strict conversions: the whole text (surrounding blanks allowed) must be the number; finite doubles only.
+ * Return 0 on success. */
+int sim_parse_double(const char *text, double *out);
+int sim_parse_long(const char *text, long *out);
+int sim_parse_u64(const char *text, uint64_t *out);
+
+/* Joins a path relative to the directory of `base_file` (absolute paths are kept). Returns nonzero when the result
+ * does not fit. */
+int sim_path_join(char *out, size_t out_len, const char *base_file, const char *rel);
+
+/* ==== Race files, car files and sessions ================================================================== */
+
+/* race files and race sessions.
+ *
+ * A race file (INI) names a track, a lap count, a seed, a tick rate, an optional car spec, and a grid of driver
+ * personality files. A session is one race instance built from it: the loaded track, one driver per car and the
+ * world, ready to step. Every tool (headless run, viewer, batch, A/B, checks) builds races through a session, so a
+ * race of a batch can be replayed alone and watched.
+ */
+
+#define SIM_PATH_LEN 1024
+#define SIM_MAX_CARS 128
+
+typedef struct SimRaceEntry {
+    char driver_path[SIM_PATH_LEN]; /* resolved relative to the race file */
+    DrvPersonality personality;     /* loaded and validated with the race */
+    /* explicit start ([start] section of a scenario); unused on a grid */
+    bool placed;
+    double s_m, d_m, speed_mps;
+    bool hold;                      /* [start] `car = ..., hold`: no driver, the car holds its line and speed */
+} SimRaceEntry;
+
+/* The lines of a section the simulation does not read itself (a scenario's [expect], read by lab/), kept as
+ * written with their line numbers. */
+#define SIM_SECTION_MAX_LINES 64
+#define SIM_SECTION_KEY_LEN 64
+#define SIM_SECTION_VALUE_LEN 256
+typedef struct SimSectionLine {
+    int line;
+    char key[SIM_SECTION_KEY_LEN];
+    char value[SIM_SECTION_VALUE_LEN];
+} SimSectionLine;
+typedef struct SimSection {
+    bool present;           /* the section header appeared */
+    int count;
+    SimSectionLine lines[SIM_SECTION_MAX_LINES];
+} SimSection;
+
+typedef struct SimRace {
+    char path[SIM_PATH_LEN];
+    char track_path[SIM_PATH_LEN];  /* resolved relative to the race file */
+    int laps;
+    double duration_s;              /* 0 = none */
+    uint64_t seed;
+    double tick_hz;
+    SimCarSpec car;
+    int entry_count;
+    SimRaceEntry entries[SIM_MAX_CARS];
+    SimSection expect;              /* the [expect] lines of a scenario, read by lab/ (lab_expect_load) */
+} SimRace;
+
+/* Loads and validates a race file and every driver file it names. On error returns nonzero and err holds
+ * "path:line: what is wrong" (the path of whichever file is wrong). The track is checked by loading it. */
+int sim_race_load(const char *path, SimRace *out, char *err, size_t err_len);
+/* The same on in-memory text; `path` is used in messages and to resolve the relative paths inside. */
+int sim_race_parse_string(const char *text, const char *path, SimRace *out, char *err, size_t err_len);
+
+/* A car file (a [car] section: mass_kg, power_kw, drag_area_m2, rolling_coeff, mu, downforce_area_m2,
+ * air_density_kgpm3, length_m, width_m; unset keys keep sim_default_car_spec's values). Same error style. */
+int sim_car_spec_load(const char *path, SimCarSpec *out, char *err, size_t err_len);
+int sim_car_spec_parse_string(const char *text, const char *path, SimCarSpec *out, char *err, size_t err_len);
+
+/* Options for one race instance. */
+typedef struct SimSessionDef {
+    uint64_t seed;          /* the race's seed (the race file's unless overridden) */
+    bool shuffle_grid;      /* permute the grid with the seed */
+    int laps;               /* 0 = the race file's */
+    /* replace the personality of one or more seats (A/B tests); NULL = none */
+    const DrvPersonality *seat_override;
+    const bool *seat_mask;  /* entry_count flags: which seats get seat_override */
+    /* the race's track, already loaded (borrowed; must outlive the session); NULL = load race->track_path.
+     * Batches load it once: building a track's racing line costs more than a short race. */
+    const TrkTrack *track;
+    /* the drivers' track tables, built beforehand for this track (borrowed, only read; must outlive the session);
+     * NULL = none. The session shares the tables among its own drivers either way and builds what this lacks.
+     * Batches build them once (sim_race_tables_create): a race's drivers cost ~73 M instructions of tables. */
+    const DrvTableCache *tables;
+} SimSessionDef;
+
+SimSessionDef sim_default_session_def(const SimRace *race);
+
+/* A table cache holding the tables of every driver of the race's grid and of the `extra_count` personalities in
+ * `extra` (A/B candidates), for the race's car on `track`, to lend to sessions (SimSessionDef.tables). NULL on
+ * allocation failure. Free with drv_table_cache_destroy after the sessions. */
+DrvTableCache *sim_race_tables_create(const SimRace *race, const TrkTrack *track, const DrvPersonality *const *extra,
+                                      int extra_count);
+
+typedef struct SimSession SimSession;
+
+/* Builds the track, drivers and world. NULL with err filled on failure. The race must outlive the session. */
+SimSession *sim_session_create(const SimRace *race, const SimSessionDef *def, char *err, size_t err_len);
+void sim_session_destroy(SimSession *session);
+SimWorld *sim_session_world(SimSession *session);
+const TrkTrack *sim_session_track(const SimSession *session);
+/* The driver of a car (for the viewer's map inspector), NULL for scripted cars. */
+const DrvDriver *sim_session_driver(const SimSession *session, int car_id);
+/* Which race entry (grid line of the file) each car came from, after any shuffle. */
+int sim_session_entry_of(const SimSession *session, int car_id);
+/* The race and the options the session was built with. */
+const SimRace *sim_session_race(const SimSession *session);
+const SimSessionDef *sim_session_def(const SimSession *session);
+
+/* ---- results ----------------------------------------------------------------------------------------------- */
+
+/* The headless results table: position, number, name, laps, total time, gap, best lap, overtakes, positions lost,
+ * collisions, off-track seconds, status. */
+void sim_results_print_table(const SimSession *session, FILE *out);
+/* The JSON record (keys documented in the README); events included when with_events. One line when compact. */
+void sim_results_write_json(const SimSession *session, FILE *out, bool with_events, bool compact);
+void sim_results_write_csv(const SimSession *session, FILE *out);
+
+/* ==== A race's history for charts ========================================================================= */
+
+/* a race's history for charts: when each car crossed each of a fixed set of distance markers (every
+ * lap line and `per_lap` points per lap), read from the world after every step. The sim itself is untouched: the
+ * trace only observes. */
+typedef struct SimTraceCar {
+    char name[DRV_NAME_LEN];
+    int number;
+    uint8_t colour[3];
+    int grid;            /* 1-based start position */
+    SimStatus status;    /* at the last sample */
+    int position;        /* at the last sample */
+} SimTraceCar;
+
+typedef struct SimTrace {
+    int car_count;
+    int laps;
+    int per_lap;         /* markers per lap; marker k sits at race distance (k + 1) * lap / per_lap */
+    int markers;         /* laps * per_lap */
+    double lap_m;
+    SimTraceCar *cars;
+    double *cross_s;     /* [car * markers + k]: sim time of crossing marker k, or -1 if never */
+    double *prev_dist_m; /* per car, at the previous sample */
+    double prev_time_s;
+    int *next_marker;    /* per car */
+} SimTrace;
+
+/* Starts a trace of a world before its first step (the grid order is read here). NULL on allocation failure or a
+ * world without a lap count. */
+SimTrace *sim_trace_create(const SimWorld *world, int per_lap);
+/* Call after every sim_world_step. */
+void sim_trace_sample(SimTrace *trace, const SimWorld *world);
+void sim_trace_free(SimTrace *trace);
+
+/* Position of `car` among the cars that crossed marker k, by crossing
+ * time (1-based), or 0 if the car never crossed it. */
+int sim_trace_position_at(const SimTrace *trace, int car, int marker);
 
 #endif

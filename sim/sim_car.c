@@ -1,8 +1,7 @@
 /* sim_car.c: the car spec, its defaults (a GT-class car) and the [car] INI section, inline in a race file or in a
  * car file of its own. */
-#include "sim_ini.h"
+#include "sim.h"
 #include "sim_internal.h"
-#include "sim_race.h"
 
 #include <ini.h>
 #include <errno.h>

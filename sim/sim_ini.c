@@ -1,5 +1,5 @@
 /* sim_ini.c: the line-counting inih reader, error collection and strict number parsing for the sim's file parsers. */
-#include "sim_ini.h"
+#include "sim.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -7,14 +7,13 @@
  *   [start]  N = s_m, d_m, speed_mps: place grid car N (1-based) explicitly instead of on the grid (scenarios)
  *            car = PATH, s_m, d_m, speed_mps[, hold]: one more car, placed there (after the grid cars of lines
  *            before it, in file order); `hold` = no driver: it holds its line and speed (a slow or stopped car)
- *   [expect] what a scenario must achieve (sim_expect.h; parsed and evaluated in sim_expect.c)
+ *   [expect] what a scenario must achieve: kept as written (SimSection), read and checked by lab/ (lab_expect_load)
  *
  * Paths are relative to the race file. Every file named is loaded and validated here, so a race that loads runs.
  * Errors are "path:line: what is wrong" for the file that is wrong (line 0 when it is not about one line).
  */
-#include "sim_ini.h"
+#include "sim.h"
 #include "sim_internal.h"
-#include "sim_race.h"
 
 #include <ini.h>
 #include <math.h>
@@ -61,6 +60,8 @@ static void sim_race_on_section(void *user, const char *name)
     for (int i = 0; i < 5; i++) {
         if (strcmp(name, names[i]) == 0) {
             p->section = (SimRaceSection)(SIM_SEC_RACE + i);
+            if (p->section == SIM_SEC_EXPECT)
+                p->race->expect.present = true;
             return;
         }
     }
@@ -301,6 +302,23 @@ static void sim_race_key_start(SimRaceParse *p, const char *name, const char *va
     pl->speed_mps = v[2];
 }
 
+/* A line of a section another module reads (lab/ reads [expect]): kept as written. */
+static void sim_race_key_section(SimRaceParse *p, SimSection *sec, const char *name, const char *value)
+{
+    if (sec->count >= SIM_SECTION_MAX_LINES) {
+        sim_ini_fail(&p->error, p->reader.line, "too many lines in this section (at most %d)", SIM_SECTION_MAX_LINES);
+        return;
+    }
+    if (strlen(name) >= SIM_SECTION_KEY_LEN || strlen(value) >= SIM_SECTION_VALUE_LEN) {
+        sim_ini_fail(&p->error, p->reader.line, "'%s': line too long", name);
+        return;
+    }
+    SimSectionLine *l = &sec->lines[sec->count++];
+    l->line = p->reader.line;
+    snprintf(l->key, sizeof l->key, "%s", name);
+    snprintf(l->value, sizeof l->value, "%s", value);
+}
+
 static int sim_race_handler(void *user, const char *section, const char *name, const char *value)
 {
     SimRaceParse *p = user;
@@ -310,12 +328,7 @@ static int sim_race_handler(void *user, const char *section, const char *name, c
     case SIM_SEC_CAR: sim_race_key_car(p, name, value); break;
     case SIM_SEC_GRID: sim_race_key_grid(p, name, value); break;
     case SIM_SEC_START: sim_race_key_start(p, name, value); break;
-    case SIM_SEC_EXPECT: {
-        char msg[512];
-        if (sim_expect_parse_kv(&p->race->expect, name, value, p->reader.line, msg, sizeof msg) != 0)
-            sim_ini_fail(&p->error, p->reader.line, "%s", msg);
-        break;
-    }
+    case SIM_SEC_EXPECT: sim_race_key_section(p, &p->race->expect, name, value); break;
     case SIM_SEC_NONE:
         sim_ini_fail(&p->error, p->reader.line, "'%s' outside a section (expected [race] first)", name);
         break;
@@ -349,10 +362,6 @@ static void sim_race_finish(SimRaceParse *p)
         e->d_m = pl->d_m;
         e->speed_mps = pl->speed_mps;
     }
-    int line = 0;
-    char xmsg[512];
-    if (!p->error.failed && sim_expect_resolve(&r->expect, r, &line, xmsg, sizeof xmsg) != 0)
-        sim_ini_fail(&p->error, line, "%s", xmsg);
     if (p->error.failed)
         return;
     /* the track is checked by loading it (without its racing line, which cannot fail and costs most of a load:

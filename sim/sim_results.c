@@ -5,7 +5,7 @@
  * references are grid numbers (1-based, the `grid` of a car).
  */
 #include "sim_internal.h"
-#include "sim_race.h"
+#include "sim.h"
 
 #include <math.h>
 #include <string.h>

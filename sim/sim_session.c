@@ -9,7 +9,7 @@
  * the driver, not the grid slot, and --shuffle-grid changes only the order.
  */
 #include "sim_internal.h"
-#include "sim_race.h"
+#include "sim.h"
 
 #include <stdlib.h>
 #include <string.h>

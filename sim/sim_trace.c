@@ -1,5 +1,5 @@
 /* sim_trace.c: marker crossing times (see sim_trace.h). */
-#include "sim_trace.h"
+#include "sim.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -15,7 +15,7 @@
 #include "bench.h"
 
 #include "../drivers/drv_resolve.h"
-#include "../sim/sim_race.h"
+#include "../sim/sim.h"
 
 #include <stdlib.h>
 #include <string.h>

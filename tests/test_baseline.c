@@ -1,6 +1,6 @@
 /* test_baseline.c: baseline files: round trip, damaged files (truncated, edited, malformed), stale baselines, and
  * the verdict of a comparison under tolerances. */
-#include "../sim/sim_baseline.h"
+#include "../lab/lab.h"
 #include "tst.h"
 
 #include <inttypes.h>
@@ -10,11 +10,11 @@ static SimRace race;
 static char err[2048];
 
 /* A baseline of tests/data/sim/race.ini with two real runs (seeds 3 and 4). */
-static int make_baseline(SimBaseline *b)
+static int make_baseline(LabBaseline *b)
 {
     if (sim_race_load("tests/data/sim/race.ini", &race, err, sizeof err) != 0)
         return 1;
-    if (sim_baseline_init(b, &race, false, err, sizeof err) != 0 || sim_baseline_alloc_runs(b, 2) != 0)
+    if (lab_baseline_init(b, &race, false, err, sizeof err) != 0 || lab_baseline_alloc_runs(b, 2) != 0)
         return 1;
     for (int i = 0; i < 2; i++) {
         SimSessionDef def = sim_default_session_def(&race);
@@ -23,7 +23,7 @@ static int make_baseline(SimBaseline *b)
         if (!s)
             return 1;
         sim_world_run(sim_session_world(s));
-        sim_baseline_run_from_session(s, &b->runs[i]);
+        lab_baseline_run_from_session(s, &b->runs[i]);
         sim_session_destroy(s);
     }
     return 0;
@@ -56,9 +56,9 @@ static char *forge(const char *text, const char *from, const char *to)
 
 static int parse_error(const char *text, const char *want)
 {
-    SimBaseline b;
-    if (sim_baseline_parse(text, strlen(text), "base.txt", &b, err, sizeof err) == 0) {
-        sim_baseline_free(&b);
+    LabBaseline b;
+    if (lab_baseline_parse(text, strlen(text), "base.txt", &b, err, sizeof err) == 0) {
+        lab_baseline_free(&b);
         fprintf(stderr, "parsed without error\n");
         return 1;
     }
@@ -68,15 +68,15 @@ static int parse_error(const char *text, const char *want)
 
 static int test_round_trip(void)
 {
-    SimBaseline b, back;
+    LabBaseline b, back;
     TST_CHECK(make_baseline(&b) == 0);
     b.tol.overtakes = 2;
     b.tol.orders = 1;
-    char *text = sim_baseline_write(&b);
+    char *text = lab_baseline_write(&b);
     TST_CHECK(text != NULL);
     TST_CHECK(strncmp(text, "racesim-baseline 1\nrace tests/data/sim/race.ini\ntrack 1953.933 Test Oval\nlaps 2\n",
                       75) == 0);
-    TST_CHECK(sim_baseline_parse(text, strlen(text), "base.txt", &back, err, sizeof err) == 0);
+    TST_CHECK(lab_baseline_parse(text, strlen(text), "base.txt", &back, err, sizeof err) == 0);
     TST_STR_EQ(back.race_path, b.race_path);
     TST_STR_EQ(back.track_name, "Test Oval");
     TST_STR_EQ(back.track_length, b.track_length);
@@ -86,35 +86,35 @@ static int test_round_trip(void)
     TST_CHECK(back.tol.overtakes == 2 && back.tol.collisions == 0 && back.tol.orders == 1);
     TST_CHECK(back.run_count == 2 && back.runs[0].seed == 3 && back.runs[1].seed == 4);
     for (int i = 0; i < 2; i++) {
-        TST_CHECK(!sim_baseline_run_counts_differ(&back.runs[i], &b.runs[i]));
-        TST_CHECK(!sim_baseline_run_order_differs(&back.runs[i], &b.runs[i]));
+        TST_CHECK(!lab_baseline_run_counts_differ(&back.runs[i], &b.runs[i]));
+        TST_CHECK(!lab_baseline_run_order_differs(&back.runs[i], &b.runs[i]));
     }
-    SimBaselineVerdict v = sim_baseline_compare(&back, &b);
+    LabBaselineVerdict v = lab_baseline_compare(&back, &b);
     TST_CHECK(v.pass && v.changed_seeds == 0 && !v.exact);
-    TST_CHECK(sim_baseline_check_stale(&back, &b, "base.txt", err, sizeof err) == 0);
+    TST_CHECK(lab_baseline_check_stale(&back, &b, "base.txt", err, sizeof err) == 0);
     /* writing what was read gives the same bytes */
-    char *again = sim_baseline_write(&back);
+    char *again = lab_baseline_write(&back);
     TST_CHECK(again != NULL);
     TST_STR_EQ(again, text);
     free(again);
     free(text);
-    sim_baseline_free(&back);
-    sim_baseline_free(&b);
+    lab_baseline_free(&back);
+    lab_baseline_free(&b);
     return 0;
 }
 
 static int test_damaged(void)
 {
-    SimBaseline b;
+    LabBaseline b;
     TST_CHECK(make_baseline(&b) == 0);
-    char *text = sim_baseline_write(&b);
+    char *text = lab_baseline_write(&b);
     TST_CHECK(text != NULL);
     char totals[256]; /* the counts depend on the drivers: computed, not hard-coded */
     snprintf(totals, sizeof totals,
              "base.txt:16: totals do not match the seed lines (2 seeds, %d overtakes, %d collisions, %d offtracks)",
              b.runs[0].overtakes + b.runs[1].overtakes, b.runs[0].collisions + b.runs[1].collisions,
              b.runs[0].offtracks + b.runs[1].offtracks);
-    sim_baseline_free(&b);
+    lab_baseline_free(&b);
     /* 7 header lines + 4 drivers + files, tolerance, 2 seeds, total, checksum = 17 lines */
     char cut[8192];
     size_t len = strlen(text);
@@ -151,55 +151,55 @@ static int test_damaged(void)
 
 static int test_stale(void)
 {
-    SimBaseline rec, now;
+    LabBaseline rec, now;
     TST_CHECK(make_baseline(&rec) == 0);
     static SimRace other;
     TST_CHECK(sim_race_parse_string("[race]\ntrack = ../../../data/tracks/oval.ini\nlaps = 2\n[grid]\n"
                                     "driver = driver.ini\ndriver = driver.ini\ndriver = driver.ini\ndriver = driver.ini\n",
                                     "tests/data/sim/other.ini", &other, err, sizeof err) == 0);
-    TST_CHECK(sim_baseline_init(&now, &other, false, err, sizeof err) == 0);
-    TST_CHECK(sim_baseline_check_stale(&rec, &now, "base.txt", err, sizeof err) != 0);
+    TST_CHECK(lab_baseline_init(&now, &other, false, err, sizeof err) == 0);
+    TST_CHECK(lab_baseline_check_stale(&rec, &now, "base.txt", err, sizeof err) != 0);
     TST_STR_EQ(err, "base.txt:3: stale baseline: recorded on track 'Test Oval' (1953.933 m), the race now uses 'Speed "
                     "Oval' (3107.960 m)");
     TST_CHECK(sim_race_parse_string("[race]\ntrack = oval.ini\nlaps = 2\n[grid]\ndriver = driver.ini\n"
                                     "driver = driver.ini\ndriver = driver.ini\n",
                                     "tests/data/sim/other.ini", &other, err, sizeof err) == 0);
-    TST_CHECK(sim_baseline_init(&now, &other, false, err, sizeof err) == 0);
-    TST_CHECK(sim_baseline_check_stale(&rec, &now, "base.txt", err, sizeof err) != 0);
+    TST_CHECK(lab_baseline_init(&now, &other, false, err, sizeof err) == 0);
+    TST_CHECK(lab_baseline_check_stale(&rec, &now, "base.txt", err, sizeof err) != 0);
     TST_STR_EQ(err, "base.txt:6: stale baseline: recorded with 4 cars, the race now has 3");
-    sim_baseline_free(&rec);
+    lab_baseline_free(&rec);
     return 0;
 }
 
 static int test_verdict(void)
 {
-    SimBaseline rec, now;
+    LabBaseline rec, now;
     TST_CHECK(make_baseline(&rec) == 0);
     TST_CHECK(make_baseline(&now) == 0);
     /* a change that cancels in the totals: exact mode still fails */
     now.runs[0].overtakes += 1;
     now.runs[1].overtakes -= 1;
-    SimBaselineVerdict v = sim_baseline_compare(&rec, &now);
+    LabBaselineVerdict v = lab_baseline_compare(&rec, &now);
     TST_CHECK(v.exact && !v.pass && v.changed_seeds == 2 && v.d_overtakes == 0);
     /* with a tolerance, totals decide */
     rec.tol.overtakes = 1;
-    v = sim_baseline_compare(&rec, &now);
+    v = lab_baseline_compare(&rec, &now);
     TST_CHECK(!v.exact && v.pass);
     now.runs[0].overtakes += 2;
-    v = sim_baseline_compare(&rec, &now);
+    v = lab_baseline_compare(&rec, &now);
     TST_CHECK(!v.pass && v.d_overtakes == 2);
     now.runs[0].overtakes -= 2;
     /* order changes count against `orders` */
     uint8_t t = now.runs[1].order[0];
     now.runs[1].order[0] = now.runs[1].order[1];
     now.runs[1].order[1] = t;
-    v = sim_baseline_compare(&rec, &now);
+    v = lab_baseline_compare(&rec, &now);
     TST_CHECK(!v.pass && v.changed_orders == 1);
     rec.tol.orders = 1;
-    v = sim_baseline_compare(&rec, &now);
+    v = lab_baseline_compare(&rec, &now);
     TST_CHECK(v.pass);
-    sim_baseline_free(&rec);
-    sim_baseline_free(&now);
+    lab_baseline_free(&rec);
+    lab_baseline_free(&now);
     return 0;
 }
 

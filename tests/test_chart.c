@@ -1,7 +1,7 @@
 /* test_chart.c: the race trace's lap-chart positions and the SVG writers, on hand-made traces and tallies (no
  * simulation needed): positions by crossing time, a retired car dropping out, names escaped for XML, one line per
  * car in each chart, and the A/B chart's rows. */
-#include "../sim/sim_chart.h"
+#include "../lab/lab.h"
 #include "tst.h"
 
 #include <stdlib.h>
@@ -52,7 +52,7 @@ static char *svg_of_race(const SimTrace *t)
     FILE *f = open_memstream(&buf, &len);
     if (!f)
         return NULL;
-    sim_chart_race_svg(t, "test & race", f);
+    lab_chart_race_svg(t, "test & race", f);
     fclose(f);
     return buf;
 }
@@ -83,12 +83,12 @@ static int test_race_svg(void)
 
 static int test_ab_svg(void)
 {
-    static SimAbTally t;
-    static SimRecord r;
+    static LabAbTally t;
+    static LabRecord r;
     char err[256];
-    sim_ab_tally_init(&t);
+    lab_ab_tally_init(&t);
     memset(&r, 0, sizeof r);
-    r.kind = SIM_RECORD_AB;
+    r.kind = LAB_RECORD_AB;
     snprintf(r.race, sizeof r.race, "r.ini");
     r.laps = 1;
     for (int i = 0; i < 8; i++) {
@@ -98,25 +98,25 @@ static int test_ab_svg(void)
         r.a.status = r.b.status = SIM_FINISHED;
         r.a.time_s = 100.0 + i;
         r.b.time_s = 101.0 + i;
-        TST_CHECK(sim_ab_tally_add(&t, &r, err, sizeof err) == 0);
+        TST_CHECK(lab_ab_tally_add(&t, &r, err, sizeof err) == 0);
     }
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     TST_CHECK(f != NULL);
-    sim_chart_ab_svg(&t, -1, f);
+    lab_chart_ab_svg(&t, -1, f);
     fclose(f);
-    TST_CHECK(count(buf, "<circle") == SIM_AB_METRIC_COUNT);
+    TST_CHECK(count(buf, "<circle") == LAB_AB_METRIC_COUNT);
     TST_CHECK(strstr(buf, "B is 1.00 s slower than A (p&lt;0.001)") != NULL);
     free(buf);
     buf = NULL;
     f = open_memstream(&buf, &len);
     TST_CHECK(f != NULL);
-    sim_chart_ab_svg(&t, SIM_AB_POSITION, f);
+    lab_chart_ab_svg(&t, LAB_AB_POSITION, f);
     fclose(f);
     TST_CHECK(count(buf, "<circle") == 1);
     free(buf);
-    sim_ab_tally_free(&t);
+    lab_ab_tally_free(&t);
     return 0;
 }
 

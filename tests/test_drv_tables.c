@@ -7,7 +7,6 @@
 #include "../drivers/drv_driver.h"
 #include "../drivers/drv_tables.h"
 #include "../sim/sim.h"
-#include "../sim/sim_race.h"
 #include "tst.h"
 
 #include <math.h>

@@ -1,5 +1,6 @@
 /* test_expect.c: scenario files ([start] `car =` lines, [expect]) and the evaluation of expectations. */
-#include "../sim/sim_race.h"
+#include "../lab/lab.h"
+#include "../sim/sim.h"
 #include "tst.h"
 
 #include <stdlib.h>
@@ -8,11 +9,15 @@
 #define SLOW "../../scenarios/drivers/slow.ini"
 
 static SimRace race;
+static LabExpect expect;
 static char err[2048];
 
+/* A scenario file is a race file (sim/) whose [expect] lines lab/ reads. */
 static int parse(const char *text)
 {
-    return sim_race_parse_string(text, PATH, &race, err, sizeof err);
+    if (sim_race_parse_string(text, PATH, &race, err, sizeof err) != 0)
+        return 1;
+    return lab_expect_load(&expect, &race, err, sizeof err);
 }
 
 /* A scenario: two placed cars (one held) and every kind of expectation. */
@@ -33,23 +38,24 @@ static int test_parse_scenario(void)
     TST_NEAR(race.entries[0].speed_mps, 40.0, 0.0);
     TST_CHECK(race.entries[1].placed && race.entries[1].hold);
     TST_STR_EQ(race.entries[1].personality.name, "Slow Car");
-    const SimExpect *ex = &race.expect;
+    const LabExpect *ex = &expect;
     TST_CHECK(ex->present && ex->have_seeds && ex->seed_first == 2 && ex->seed_last == 4);
     TST_CHECK(ex->have_collisions_max && ex->collisions_max == 1);
     TST_CHECK(ex->overtakes_min == 1 && ex->overtakes_max == 3);
     TST_NEAR(ex->offtrack_s_max, 0.5, 0.0);
     TST_CHECK(ex->have_finish_all && ex->finish_all);
     TST_CHECK(ex->ref_count == 5);
-    TST_CHECK(ex->refs[0].kind == SIM_EXPECT_POSITION && ex->refs[0].entry_a == 0 && ex->refs[0].position == 1);
-    TST_CHECK(ex->refs[1].kind == SIM_EXPECT_AHEAD_OF && ex->refs[1].entry_a == 0 && ex->refs[1].entry_b == 1);
-    TST_CHECK(ex->refs[2].kind == SIM_EXPECT_NO_CONTACT && ex->refs[2].entry_a == 1 && ex->refs[2].entry_b == 0);
-    TST_CHECK(ex->refs[3].kind == SIM_EXPECT_CLEARANCE && ex->refs[3].entry_b == 1);
+    TST_CHECK(ex->refs[0].kind == LAB_EXPECT_POSITION && ex->refs[0].entry_a == 0 && ex->refs[0].position == 1);
+    TST_CHECK(ex->refs[1].kind == LAB_EXPECT_AHEAD_OF && ex->refs[1].entry_a == 0 && ex->refs[1].entry_b == 1);
+    TST_CHECK(ex->refs[2].kind == LAB_EXPECT_NO_CONTACT && ex->refs[2].entry_a == 1 && ex->refs[2].entry_b == 0);
+    TST_CHECK(ex->refs[3].kind == LAB_EXPECT_CLEARANCE && ex->refs[3].entry_b == 1);
     TST_NEAR(ex->refs[3].value, 0.5, 0.0);
-    TST_CHECK(ex->refs[4].kind == SIM_EXPECT_DRAFTED && ex->refs[4].entry_a == 0);
+    TST_CHECK(ex->refs[4].kind == LAB_EXPECT_DRAFTED && ex->refs[4].entry_a == 0);
     TST_CHECK(ex->refs[4].line == 19);
     /* a plain race has no expectations */
     TST_CHECK(sim_race_load("tests/data/sim/race.ini", &race, err, sizeof err) == 0);
-    TST_CHECK(!race.expect.present && race.expect.ref_count == 0);
+    TST_CHECK(lab_expect_load(&expect, &race, err, sizeof err) == 0);
+    TST_CHECK(!race.expect.present && !expect.present && expect.ref_count == 0);
     return 0;
 }
 
@@ -121,13 +127,13 @@ static int test_mean_keys(void)
     char text[512];
     snprintf(text, sizeof text, "%scollisions_mean_max = 0.8\nofftrack_s_mean_max = 2.5\n", head);
     TST_CHECK(parse(text) == 0);
-    TST_CHECK(race.expect.have_collisions_mean_max && race.expect.have_offtrack_s_mean_max);
-    TST_NEAR(race.expect.collisions_mean_max, 0.8, 0.0);
-    TST_NEAR(race.expect.offtrack_s_mean_max, 2.5, 0.0);
+    TST_CHECK(expect.have_collisions_mean_max && expect.have_offtrack_s_mean_max);
+    TST_NEAR(expect.collisions_mean_max, 0.8, 0.0);
+    TST_NEAR(expect.offtrack_s_mean_max, 2.5, 0.0);
     snprintf(text, sizeof text, "%scollisions_mean_max = 0\n", head); /* alone, it is an expectation */
     TST_CHECK(parse(text) == 0);
-    TST_CHECK(race.expect.present && race.expect.have_collisions_mean_max && !race.expect.have_offtrack_s_mean_max);
-    TST_NEAR(race.expect.collisions_mean_max, 0.0, 0.0);
+    TST_CHECK(expect.present && expect.have_collisions_mean_max && !expect.have_offtrack_s_mean_max);
+    TST_NEAR(expect.collisions_mean_max, 0.0, 0.0);
     TST_CHECK(expect_error("collisions_mean_max = x",
                            PATH ":9: [expect] collisions_mean_max: expected a number 0..1000000, got 'x'") == 0);
     TST_CHECK(expect_error("collisions_mean_max = -0.5",
@@ -168,12 +174,12 @@ static int test_start_car_errors(void)
  * Evaluation on hand-made facts
  *--------------------------------------------------------------------------------------------------------------*/
 
-static SimExpectFacts facts;
-static SimExpectReport report;
+static LabExpectFacts facts;
+static LabExpectReport report;
 
 static void make_facts(void)
 {
-    sim_expect_facts_begin(&facts);
+    lab_expect_facts_begin(&facts);
     facts.car_count = 2;
     facts.observed = true;
     facts.cars[0].position = 1;
@@ -186,7 +192,7 @@ static void make_facts(void)
     facts.min_clearance_m[0][1] = facts.min_clearance_m[1][0] = 0.75f;
 }
 
-static const SimExpectCheck *find_check(const char *name)
+static const LabExpectCheck *find_check(const char *name)
 {
     for (int i = 0; i < report.count; i++)
         if (strcmp(report.checks[i].name, name) == 0)
@@ -198,10 +204,10 @@ static int test_eval_pass(void)
 {
     TST_CHECK(parse(good) == 0);
     make_facts();
-    sim_expect_eval(&race.expect, &facts, &report);
+    lab_expect_eval(&expect, &facts, &report);
     TST_CHECK(report.count == 10);
     TST_CHECK(report.pass);
-    const SimExpectCheck *c = find_check("clearance_min #1, #2");
+    const LabExpectCheck *c = find_check("clearance_min #1, #2");
     TST_CHECK(c && c->pass && c->line == 18);
     TST_STR_EQ(c->measured_text, "0.75 m");
     TST_STR_EQ(c->limit_text, ">= 0.50 m");
@@ -224,7 +230,7 @@ static int test_eval_fail(void)
     facts.cars[0].drafted_s = 1.0;
     facts.overtakes = 4;
     facts.offtrack_s = 0.75;
-    sim_expect_eval(&race.expect, &facts, &report);
+    lab_expect_eval(&expect, &facts, &report);
     TST_CHECK(!report.pass);
     for (int i = 0; i < report.count; i++) /* every check fails except the clearance and overtakes_min */
         TST_CHECK(report.checks[i].pass ==
@@ -243,28 +249,28 @@ static int test_eval_fail(void)
 
 static int test_worst_run(void)
 {
-    static SimExpectReport runs[3];
+    static LabExpectReport runs[3];
     TST_CHECK(parse(good) == 0);
     int collisions[3] = {0, 3, 1}, overtakes[3] = {2, 0, 1};
     for (int k = 0; k < 3; k++) {
         make_facts();
         facts.collisions = collisions[k];
         facts.overtakes = overtakes[k];
-        sim_expect_eval(&race.expect, &facts, &runs[k]);
+        lab_expect_eval(&expect, &facts, &runs[k]);
     }
     TST_CHECK(strcmp(runs[0].checks[0].name, "collisions_max") == 0);
-    TST_CHECK(sim_expect_worst_run(runs, 3, 0) == 1); /* most collisions */
+    TST_CHECK(lab_expect_worst_run(runs, 3, 0) == 1); /* most collisions */
     TST_CHECK(strcmp(runs[0].checks[1].name, "overtakes_min") == 0);
-    TST_CHECK(sim_expect_worst_run(runs, 3, 1) == 1); /* fewest overtakes */
+    TST_CHECK(lab_expect_worst_run(runs, 3, 1) == 1); /* fewest overtakes */
     TST_CHECK(strcmp(runs[0].checks[2].name, "overtakes_max") == 0);
-    TST_CHECK(sim_expect_worst_run(runs, 3, 2) == 0); /* most overtakes */
+    TST_CHECK(lab_expect_worst_run(runs, 3, 2) == 0); /* most overtakes */
     return 0;
 }
 
 /* Means across seeds: summed in run order, left out of the per-seed report, FAIL when over. */
 static int test_eval_across(void)
 {
-    static SimExpectReport runs[3], across;
+    static LabExpectReport runs[3], across;
     TST_CHECK(parse("[race]\ntrack = oval.ini\n[start]\ncar = driver.ini, 100, 0, 30\ncar = driver.ini, 50, 0, 30\n"
                     "[expect]\ncollisions_max = 3\ncollisions_mean_max = 1.5\nofftrack_s_mean_max = 0.4\n") == 0);
     int collisions[3] = {0, 3, 1};
@@ -273,16 +279,16 @@ static int test_eval_across(void)
         make_facts();
         facts.collisions = collisions[k];
         facts.offtrack_s = offtrack_s[k];
-        sim_expect_eval(&race.expect, &facts, &runs[k]);
+        lab_expect_eval(&expect, &facts, &runs[k]);
         TST_CHECK(runs[k].count == 1 && runs[k].pass); /* collisions_max only */
         TST_CHECK(runs[k].collisions == collisions[k]);
         TST_NEAR(runs[k].offtrack_s, offtrack_s[k], 0.0);
     }
-    sim_expect_eval_across(&race.expect, runs, 3, &across);
+    lab_expect_eval_across(&expect, runs, 3, &across);
     TST_CHECK(across.count == 2 && !across.pass);
-    const SimExpectCheck *c = &across.checks[0];
+    const LabExpectCheck *c = &across.checks[0];
     TST_STR_EQ(c->name, "collisions_mean_max");
-    TST_CHECK(c->pass && c->line == 8 && c->op == SIM_EXPECT_LE);
+    TST_CHECK(c->pass && c->line == 8 && c->op == LAB_EXPECT_LE);
     TST_NEAR(c->measured, 4.0 / 3.0, 1e-15);
     TST_STR_EQ(c->measured_text, "1.33 over 3 seeds");
     TST_STR_EQ(c->limit_text, "<= 1.50");
@@ -293,17 +299,17 @@ static int test_eval_across(void)
     TST_STR_EQ(c->measured_text, "0.50 s over 3 seeds");
     TST_STR_EQ(c->limit_text, "<= 0.40 s");
     /* one run; a mean just over its limit prints with the decimals that tell them apart */
-    sim_expect_eval_across(&race.expect, &runs[2], 1, &across);
+    lab_expect_eval_across(&expect, &runs[2], 1, &across);
     TST_CHECK(across.checks[0].pass);
     TST_STR_EQ(across.checks[0].measured_text, "1.00 over 1 seed");
-    race.expect.collisions_mean_max = 1.33;
-    sim_expect_eval_across(&race.expect, runs, 3, &across);
+    expect.collisions_mean_max = 1.33;
+    lab_expect_eval_across(&expect, runs, 3, &across);
     TST_CHECK(!across.checks[0].pass);
     TST_STR_EQ(across.checks[0].measured_text, "1.333 over 3 seeds");
     TST_STR_EQ(across.checks[0].limit_text, "<= 1.330");
     /* no mean keys: nothing to check across seeds */
     TST_CHECK(parse(good) == 0);
-    sim_expect_eval_across(&race.expect, runs, 3, &across);
+    lab_expect_eval_across(&expect, runs, 3, &across);
     TST_CHECK(across.count == 0 && across.pass);
     return 0;
 }
@@ -323,10 +329,10 @@ static int test_run_held_cars(void)
     TST_CHECK(s != NULL);
     TST_CHECK(sim_session_driver(s, 0) == NULL && sim_session_driver(s, 1) == NULL); /* held: no driver */
     TST_CHECK(sim_session_driver(s, 2) != NULL);
-    SimExpectFacts *f = malloc(sizeof *f);
+    LabExpectFacts *f = malloc(sizeof *f);
     TST_CHECK(f != NULL);
-    sim_expect_run_session(s, f);
-    sim_expect_eval(&race.expect, f, &report);
+    lab_expect_run_session(s, f);
+    lab_expect_eval(&expect, f, &report);
     sim_session_destroy(s);
     /* 30 m apart (bumper gap 25.4 m) closing at 10 m/s: the first contact comes about 2.54 s in */
     bool ok = f->collisions >= 1 && f->contacts[0][1] >= 1 && f->first_contact_s[0][1] > 2.4f &&

@@ -1,6 +1,6 @@
 /* test_sim_file.c: race files and car files: what loads, and the exact message for each kind of bad input. The race
  * texts are parsed as if they were tests/data/sim/t.ini, so their relative paths name the files beside it. */
-#include "../sim/sim_race.h"
+#include "../sim/sim.h"
 #include "tst.h"
 
 #include <stdlib.h>

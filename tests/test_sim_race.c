@@ -1,7 +1,7 @@
 /* test_sim_race.c: race control with scripted drivers: overtakes, lappings, collisions, retirements, laps and the
  * finish, the drivers' views, independence from car order, and the determinism hash. */
 #include "../sim/sim_internal.h"
-#include "../sim/sim_race.h"
+#include "../sim/sim.h"
 #include "sim_tst.h"
 #include "tst.h"
 

@@ -11,7 +11,7 @@
  * JSON byte for byte. */
 #include "tst.h"
 
-#include "../sim/sim_race.h"
+#include "../sim/sim.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,11 +1,7 @@
 /* test_stats.c: statistics (against published values), records (exact round trip, exact error messages), the
  * batch and A/B tallies, and the thread pool's ordering. Reference values: Student t tables, and numerical
  * integration of the t density for p-values; Wilcoxon by hand (ranks worked out in the comment). */
-#include "../sim/sim_ab.h"
-#include "../sim/sim_batch.h"
-#include "../sim/sim_record.h"
-#include "../sim/sim_stats.h"
-#include "../sim/sim_tally.h"
+#include "../lab/lab.h"
 #include "tst.h"
 
 #include <stdint.h>
@@ -13,57 +9,57 @@
 
 static int test_lgamma_and_beta(void)
 {
-    TST_NEAR(sim_stats_lgamma(0.5), 0.5723649429247001, 1e-13);
-    TST_NEAR(sim_stats_lgamma(10.0), log(362880.0), 1e-12);
-    TST_NEAR(sim_stats_lgamma(1.0), 0.0, 1e-14);
-    TST_NEAR(sim_stats_betainc(2.0, 3.0, 0.5), 0.6875, 1e-14);
-    TST_NEAR(sim_stats_betainc(0.5, 0.5, 0.5), 0.5, 1e-14);
-    TST_CHECK(sim_stats_betainc(2.0, 3.0, 0.0) == 0.0 && sim_stats_betainc(2.0, 3.0, 1.0) == 1.0);
+    TST_NEAR(lab_stats_lgamma(0.5), 0.5723649429247001, 1e-13);
+    TST_NEAR(lab_stats_lgamma(10.0), log(362880.0), 1e-12);
+    TST_NEAR(lab_stats_lgamma(1.0), 0.0, 1e-14);
+    TST_NEAR(lab_stats_betainc(2.0, 3.0, 0.5), 0.6875, 1e-14);
+    TST_NEAR(lab_stats_betainc(0.5, 0.5, 0.5), 0.5, 1e-14);
+    TST_CHECK(lab_stats_betainc(2.0, 3.0, 0.0) == 0.0 && lab_stats_betainc(2.0, 3.0, 1.0) == 1.0);
     return 0;
 }
 
 static int test_t_quantiles(void)
 {
-    TST_NEAR(sim_stats_t_quantile(0.975, 1), 12.706204736174698, 1e-9);
-    TST_NEAR(sim_stats_t_quantile(0.975, 10), 2.2281388519649385, 1e-9);
-    TST_NEAR(sim_stats_t_quantile(0.975, 30), 2.0422724563012373, 1e-9);
-    TST_NEAR(sim_stats_t_quantile(0.975, 1000), 1.9623390808264078, 1e-9);
-    TST_NEAR(sim_stats_t_quantile(0.025, 10), -2.2281388519649385, 1e-9);
-    TST_NEAR(sim_stats_t_quantile(0.995, 5), 4.032142983557536, 1e-9);
+    TST_NEAR(lab_stats_t_quantile(0.975, 1), 12.706204736174698, 1e-9);
+    TST_NEAR(lab_stats_t_quantile(0.975, 10), 2.2281388519649385, 1e-9);
+    TST_NEAR(lab_stats_t_quantile(0.975, 30), 2.0422724563012373, 1e-9);
+    TST_NEAR(lab_stats_t_quantile(0.975, 1000), 1.9623390808264078, 1e-9);
+    TST_NEAR(lab_stats_t_quantile(0.025, 10), -2.2281388519649385, 1e-9);
+    TST_NEAR(lab_stats_t_quantile(0.995, 5), 4.032142983557536, 1e-9);
     return 0;
 }
 
 static int test_t_pvalues(void)
 {
-    TST_NEAR(sim_stats_t_p2(2.0, 10), 0.07338803477074551, 1e-10);
-    TST_NEAR(sim_stats_t_p2(-2.0, 10), 0.07338803477074551, 1e-10);
-    TST_NEAR(sim_stats_t_p2(12.706204736174698, 1), 0.05, 1e-10);
-    TST_NEAR(sim_stats_t_p2(0.0, 7), 1.0, 1e-15);
-    TST_NEAR(sim_stats_t_cdf(2.2281388519649385, 10), 0.975, 1e-10);
-    TST_NEAR(sim_stats_normal_p2(1.959963984540054), 0.05, 1e-12);
+    TST_NEAR(lab_stats_t_p2(2.0, 10), 0.07338803477074551, 1e-10);
+    TST_NEAR(lab_stats_t_p2(-2.0, 10), 0.07338803477074551, 1e-10);
+    TST_NEAR(lab_stats_t_p2(12.706204736174698, 1), 0.05, 1e-10);
+    TST_NEAR(lab_stats_t_p2(0.0, 7), 1.0, 1e-15);
+    TST_NEAR(lab_stats_t_cdf(2.2281388519649385, 10), 0.975, 1e-10);
+    TST_NEAR(lab_stats_normal_p2(1.959963984540054), 0.05, 1e-12);
     return 0;
 }
 
 static int test_estimate_and_rate(void)
 {
-    SimRunning r = sim_running_init();
+    LabRunning r = lab_running_init();
     for (int i = 1; i <= 5; i++)
-        sim_running_add(&r, i);
-    SimEstimate e = sim_estimate(&r);
+        lab_running_add(&r, i);
+    LabEstimate e = lab_estimate(&r);
     TST_NEAR(e.mean, 3.0, 1e-15);
     TST_NEAR(e.sd, sqrt(2.5), 1e-14);
     /* half-width = t(0.975, 4) * sd / sqrt(5) = 2.7764451051977987 * 1.5811388300841898 / 2.23606797749979 */
     TST_NEAR(e.hi - e.mean, 1.9632431614775607, 1e-9);
     TST_NEAR(e.mean - e.lo, 1.9632431614775607, 1e-9);
     TST_CHECK(r.min == 1.0 && r.max == 5.0);
-    SimRunning one = sim_running_init();
-    sim_running_add(&one, 7.0);
-    SimEstimate e1 = sim_estimate(&one);
+    LabRunning one = lab_running_init();
+    lab_running_add(&one, 7.0);
+    LabEstimate e1 = lab_estimate(&one);
     TST_CHECK(e1.lo == 7.0 && e1.hi == 7.0 && e1.sd == 0.0);
-    SimRate w = sim_rate(5, 10); /* Wilson: 0.2366 .. 0.7634 */
+    LabRate w = lab_rate(5, 10); /* Wilson: 0.2366 .. 0.7634 */
     TST_NEAR(w.lo, 0.2365930, 1e-6);
     TST_NEAR(w.hi, 0.7634070, 1e-6);
-    SimRate z = sim_rate(0, 20);
+    LabRate z = lab_rate(0, 20);
     TST_CHECK(z.lo == 0.0 && z.p == 0.0);
     TST_NEAR(z.hi, 0.1611251, 1e-6);
     return 0;
@@ -72,7 +68,7 @@ static int test_estimate_and_rate(void)
 static int test_paired_tests(void)
 {
     double d[10] = {1, -2, 3, 3, -1, 4, 0, 5, 2, 2};
-    SimPairedTest t = sim_paired_t(d, 10);
+    LabPairedTest t = lab_paired_t(d, 10);
     TST_NEAR(t.mean, 1.7, 1e-14);
     TST_NEAR(t.t, 2.4285714285714284, 1e-12);
     TST_NEAR(t.p, 0.03807165500476062, 1e-9);
@@ -81,23 +77,23 @@ static int test_paired_tests(void)
     /* Wilcoxon: zero dropped, n = 9; |d| ranks 1,1 -> 1.5; 2,2,2 -> 4; 3,3 -> 6.5; 4 -> 8; 5 -> 9. W+ = 39.5,
      * mean 22.5, var 9*10*19/24 - (6 + 24 + 6)/48 = 70.5, z = (39.5 - 22.5 - 0.5) / sqrt(70.5). */
     double scratch[10];
-    SimPairedTest w = sim_wilcoxon(d, 10, scratch);
+    LabPairedTest w = lab_wilcoxon(d, 10, scratch);
     TST_CHECK(w.n == 9);
     TST_NEAR(w.t, 1.9651214027788653, 1e-12);
     TST_NEAR(w.p, 0.04940018799120367, 1e-10);
     /* identical A and B: all differences zero -> no evidence at all */
     double zero[6] = {0};
-    SimPairedTest tz = sim_paired_t(zero, 6);
+    LabPairedTest tz = lab_paired_t(zero, 6);
     TST_CHECK(tz.p == 1.0 && tz.lo == 0.0 && tz.hi == 0.0);
-    TST_CHECK(sim_wilcoxon(zero, 6, scratch).p == 1.0);
+    TST_CHECK(lab_wilcoxon(zero, 6, scratch).p == 1.0);
     double shift[4] = {2, 2, 2, 2};
-    TST_CHECK(sim_paired_t(shift, 4).p == 0.0);
+    TST_CHECK(lab_paired_t(shift, 4).p == 0.0);
     return 0;
 }
 
 /* ---- records ------------------------------------------------------------------------------------------------ */
 
-static void make_car(SimCarRecord *c, int entry, int grid, int position, double time_s)
+static void make_car(LabCarRecord *c, int entry, int grid, int position, double time_s)
 {
     memset(c, 0, sizeof *c);
     c->grid = grid;
@@ -116,10 +112,10 @@ static void make_car(SimCarRecord *c, int entry, int grid, int position, double 
     c->offtrack_s = 1.0 / 3.0 + entry;
 }
 
-static void make_race_record(SimRecord *r, uint64_t seed)
+static void make_race_record(LabRecord *r, uint64_t seed)
 {
     memset(r, 0, sizeof *r);
-    r->kind = SIM_RECORD_RACE;
+    r->kind = LAB_RECORD_RACE;
     snprintf(r->race, sizeof r->race, "data/races/test.ini");
     r->seed = seed;
     r->laps = 3;
@@ -131,28 +127,28 @@ static void make_race_record(SimRecord *r, uint64_t seed)
 }
 
 /* Writes a record to a string (malloc'd). */
-static char *record_text(const SimRecord *r)
+static char *record_text(const LabRecord *r)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f)
         return NULL;
-    sim_record_write(r, f);
+    lab_record_write(r, f);
     fclose(f);
     return buf;
 }
 
 static int test_record_round_trip(void)
 {
-    static SimRecord a, b;
+    static LabRecord a, b;
     make_race_record(&a, 18446744073709551615u);
     char *text = record_text(&a);
     TST_CHECK(text != NULL);
     char err[512];
     size_t len = strlen(text);
     TST_CHECK(len > 0 && text[len - 1] == '\n');
-    int rc = sim_record_parse(text, len - 1, "x.jsonl", 1, &b, err, sizeof err);
+    int rc = lab_record_parse(text, len - 1, "x.jsonl", 1, &b, err, sizeof err);
     if (rc)
         fprintf(stderr, "%s\n", err);
     TST_CHECK(rc == 0);
@@ -174,9 +170,9 @@ static int test_record_round_trip(void)
 
 static int test_ab_record_round_trip(void)
 {
-    static SimRecord a, b;
+    static LabRecord a, b;
     memset(&a, 0, sizeof a);
-    a.kind = SIM_RECORD_AB;
+    a.kind = LAB_RECORD_AB;
     snprintf(a.race, sizeof a.race, "r.ini");
     a.seed = 42;
     a.laps = 2;
@@ -185,8 +181,8 @@ static int test_ab_record_round_trip(void)
     make_car(&a.b, 1, 4, 2, 0.0);
     char *text = record_text(&a);
     char err[512];
-    TST_CHECK(sim_record_parse(text, strlen(text) - 1, "x.jsonl", 1, &b, err, sizeof err) == 0);
-    TST_CHECK(b.kind == SIM_RECORD_AB && b.seat == 1 && b.a.position == 3 && b.b.status == SIM_DNF);
+    TST_CHECK(lab_record_parse(text, strlen(text) - 1, "x.jsonl", 1, &b, err, sizeof err) == 0);
+    TST_CHECK(b.kind == LAB_RECORD_AB && b.seat == 1 && b.a.position == 3 && b.b.status == SIM_DNF);
     TST_CHECK(memcmp(&a.a.time_s, &b.a.time_s, sizeof(double)) == 0);
     free(text);
     return 0;
@@ -195,16 +191,16 @@ static int test_ab_record_round_trip(void)
 /* The exact message for one bad line, read through the file reader (line counting, blank lines skipped). */
 static int check_bad_line(const char *line, const char *expected)
 {
-    static SimRecord rec;
+    static LabRecord rec;
     FILE *f = tmpfile();
     if (!f)
         return 1;
     fprintf(f, "\n%s\n", line); /* a blank first line: the bad one is line 2 */
     rewind(f);
-    SimRecordReader reader = {f, "runs.jsonl", 0, NULL, 0};
+    LabRecordReader reader = {f, "runs.jsonl", 0, NULL, 0};
     char err[512] = "";
-    int rc = sim_record_read(&reader, &rec, err, sizeof err);
-    sim_record_reader_free(&reader);
+    int rc = lab_record_read(&reader, &rec, err, sizeof err);
+    lab_record_reader_free(&reader);
     fclose(f);
     if (rc != -1 || strcmp(err, expected) != 0) {
         fprintf(stderr, "  line:     %s\n  got:      %d '%s'\n  expected: '%s'\n", line, rc, err, expected);
@@ -262,39 +258,39 @@ static int test_record_errors(void)
 
 static int test_batch_tally(void)
 {
-    static SimBatchTally t;
-    static SimRecord r;
+    static LabBatchTally t;
+    static LabRecord r;
     char err[512];
-    sim_batch_tally_init(&t);
+    lab_batch_tally_init(&t);
     for (uint64_t seed = 5; seed < 9; seed++) {
         make_race_record(&r, seed);
-        TST_CHECK(sim_batch_tally_add(&t, &r, err, sizeof err) == 0);
+        TST_CHECK(lab_batch_tally_add(&t, &r, err, sizeof err) == 0);
     }
     TST_CHECK(t.races == 4 && t.first_seed == 5 && t.last_seed == 8);
     /* rows in the first record's order: the car of grid line 2 (P2), of line 0 (the winner), of line 1 (DNF) */
-    const SimDriverTally *winner = &t.drivers[1];
+    const LabDriverTally *winner = &t.drivers[1];
     TST_STR_EQ(winner->driver, "data/drivers/d0.ini");
     TST_CHECK(winner->wins == 4 && winner->podiums == 4 && winner->dnfs == 0 && winner->position.mean == 1.0);
     TST_CHECK(t.drivers[0].wins == 0 && t.drivers[0].position.mean == 2.0);
     TST_CHECK(t.drivers[2].dnfs == 4 && t.drivers[2].best_lap_s.n == 4);
     make_race_record(&r, 8);
-    TST_CHECK(sim_batch_tally_add(&t, &r, err, sizeof err) != 0);
+    TST_CHECK(lab_batch_tally_add(&t, &r, err, sizeof err) != 0);
     TST_STR_EQ(err, "seed 8 is not after seed 8 (records must be in increasing seed order, without repeats)");
     make_race_record(&r, 9);
-    r.kind = SIM_RECORD_AB;
-    TST_CHECK(sim_batch_tally_add(&t, &r, err, sizeof err) != 0);
+    r.kind = LAB_RECORD_AB;
+    TST_CHECK(lab_batch_tally_add(&t, &r, err, sizeof err) != 0);
     TST_STR_EQ(err, "an A/B record among race records (files from `batch` and `ab` cannot be merged)");
     return 0;
 }
 
 static int test_ab_tally(void)
 {
-    static SimAbTally t;
-    static SimRecord r;
+    static LabAbTally t;
+    static LabRecord r;
     char err[512], verdict[256];
-    sim_ab_tally_init(&t);
+    lab_ab_tally_init(&t);
     memset(&r, 0, sizeof r);
-    r.kind = SIM_RECORD_AB;
+    r.kind = LAB_RECORD_AB;
     snprintf(r.race, sizeof r.race, "r.ini");
     r.laps = 2;
     /* B finishes one place worse every time except one pair where it is two places worse */
@@ -305,26 +301,26 @@ static int test_ab_tally(void)
         make_car(&r.b, r.seat, 1, i == 5 ? 4 : 3, i == 7 ? 0.0 : 101.0);
         snprintf(r.a.driver, sizeof r.a.driver, "a.ini");
         snprintf(r.b.driver, sizeof r.b.driver, "b.ini");
-        TST_CHECK(sim_ab_tally_add(&t, &r, err, sizeof err) == 0);
+        TST_CHECK(lab_ab_tally_add(&t, &r, err, sizeof err) == 0);
     }
     TST_CHECK(t.pairs == 12 && t.dnf_b == 1 && t.dnf_a == 0 && t.seat_varies);
-    SimAbResult pos = sim_ab_result(&t, SIM_AB_POSITION);
+    LabAbResult pos = lab_ab_result(&t, LAB_AB_POSITION);
     TST_NEAR(pos.t.mean, 13.0 / 12.0, 1e-12);
     TST_CHECK(pos.t.p < 0.001);
-    sim_ab_verdict(&pos, verdict, sizeof verdict);
+    lab_ab_verdict(&pos, verdict, sizeof verdict);
     TST_STR_EQ(verdict, "B finishes 1.08 places worse than A (p<0.001)");
-    SimAbResult time = sim_ab_result(&t, SIM_AB_TIME);
+    LabAbResult time = lab_ab_result(&t, LAB_AB_TIME);
     TST_CHECK(time.n == 11);
-    SimAbResult col = sim_ab_result(&t, SIM_AB_COLLISIONS);
-    sim_ab_verdict(&col, verdict, sizeof verdict);
+    LabAbResult col = lab_ab_result(&t, LAB_AB_COLLISIONS);
+    lab_ab_verdict(&col, verdict, sizeof verdict);
     TST_STR_EQ(verdict, "no significant difference in collisions (p=1.00)");
     r.seed = 3;
-    TST_CHECK(sim_ab_tally_add(&t, &r, err, sizeof err) != 0);
-    sim_ab_tally_free(&t);
+    TST_CHECK(lab_ab_tally_add(&t, &r, err, sizeof err) != 0);
+    lab_ab_tally_free(&t);
     char p[32];
-    sim_ab_format_p(0.0312, p, sizeof p);
+    lab_ab_format_p(0.0312, p, sizeof p);
     TST_STR_EQ(p, "p=0.03");
-    sim_ab_format_p(0.00345, p, sizeof p);
+    lab_ab_format_p(0.00345, p, sizeof p);
     TST_STR_EQ(p, "p=0.0034");
     return 0;
 }
@@ -367,14 +363,14 @@ static int test_batch_pool_order(void)
 {
     for (int threads = 1; threads <= 4; threads++) {
         PoolCtx ctx = {0, 0, 0};
-        SimBatchDef def = sim_batch_default_def();
+        LabBatchDef def = lab_batch_default_def();
         def.count = 200;
         def.threads = threads;
         def.work = pool_work;
         def.consume = pool_consume;
         def.ctx = &ctx;
         char err[256];
-        TST_CHECK(sim_batch_run(&def, err, sizeof err) == 0);
+        TST_CHECK(lab_batch_run(&def, err, sizeof err) == 0);
         TST_CHECK(ctx.out_of_order == 0 && ctx.next_expected == 200);
         TST_CHECK(ctx.sum == 199L * 200L * 399L / 6L);
     }

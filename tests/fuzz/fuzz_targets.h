@@ -8,10 +8,8 @@
 #define FUZZ_TARGETS_H
 
 #include "../../drivers/drv.h"
-#include "../../sim/sim_baseline.h"
-#include "../../sim/sim_json.h"
-#include "../../sim/sim_race.h"
-#include "../../sim/sim_record.h"
+#include "../../lab/lab.h"
+#include "../../sim/sim.h"
 #include "../../track/trk.h"
 
 #include <math.h>
@@ -155,14 +153,14 @@ static int fuzz_baseline(const uint8_t *data, size_t size)
         snprintf(hex, sizeof hex, "%016llx", (unsigned long long)fuzz_fnv(text, (size_t)(mark + 1 - text)));
         memcpy(mark + 10, hex, 16);
     }
-    SimBaseline b;
+    LabBaseline b;
     memset(&b, 0, sizeof b);
     char err[1024];
-    if (sim_baseline_parse(text, size, "fuzz.baseline", &b, err, sizeof err) == 0) {
-        char *again = sim_baseline_write(&b);
+    if (lab_baseline_parse(text, size, "fuzz.baseline", &b, err, sizeof err) == 0) {
+        char *again = lab_baseline_write(&b);
         free(again);
     }
-    sim_baseline_free(&b);
+    lab_baseline_free(&b);
     free(text);
     return 0;
 }
@@ -170,14 +168,14 @@ static int fuzz_baseline(const uint8_t *data, size_t size)
 /* One JSON-lines record of `racesim batch` / `racesim ab` (the bytes exactly, not NUL-terminated). */
 static int fuzz_record(const uint8_t *data, size_t size)
 {
-    static SimRecord rec;
+    static LabRecord rec;
     char err[1024];
     const char *text = size ? (const char *)data : "";
-    sim_record_parse(text, size, "fuzz.jsonl", 1, &rec, err, sizeof err);
-    SimJsonDoc doc;
+    lab_record_parse(text, size, "fuzz.jsonl", 1, &rec, err, sizeof err);
+    LabJsonDoc doc;
     memset(&doc, 0, sizeof doc);
-    sim_json_parse(text, size, &doc, err, sizeof err);
-    sim_json_free(&doc);
+    lab_json_parse(text, size, &doc, err, sizeof err);
+    lab_json_free(&doc);
     return 0;
 }
 

@@ -1,31 +1,29 @@
-/* sim_expect.c: the [expect] section of a race file (scenarios) and its evaluation on a finished run.
- * See sim_expect.h for the keys and their meaning. */
-#include "sim_expect.h"
+/* lab_expect.c: the [expect] section of a race file (scenarios) and its evaluation on a finished run.
+ * See lab_expect.h for the keys and their meaning. */
+#include "lab.h"
 
-#include "sim_ini.h"
-#include "sim_race.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Scalar keys, in the order they are evaluated (and the index of their line in SimExpect.key_line). */
-typedef enum SimExpectKey {
-    SIM_KEY_SEEDS = 0,
-    SIM_KEY_COLLISIONS_MAX,
-    SIM_KEY_OVERTAKES_MIN,
-    SIM_KEY_OVERTAKES_MAX,
-    SIM_KEY_OFFTRACK_S_MAX,
-    SIM_KEY_FINISH_ALL,
-    SIM_KEY_COLLISIONS_MEAN_MAX, /* across seeds: sim_expect_eval_across */
-    SIM_KEY_OFFTRACK_S_MEAN_MAX,
-    SIM_KEY_COUNT
-} SimExpectKey;
+/* Scalar keys, in the order they are evaluated (and the index of their line in LabExpect.key_line). */
+typedef enum LabExpectKey {
+    LAB_KEY_SEEDS = 0,
+    LAB_KEY_COLLISIONS_MAX,
+    LAB_KEY_OVERTAKES_MIN,
+    LAB_KEY_OVERTAKES_MAX,
+    LAB_KEY_OFFTRACK_S_MAX,
+    LAB_KEY_FINISH_ALL,
+    LAB_KEY_COLLISIONS_MEAN_MAX, /* across seeds: lab_expect_eval_across */
+    LAB_KEY_OFFTRACK_S_MEAN_MAX,
+    LAB_KEY_COUNT
+} LabExpectKey;
 
-_Static_assert(SIM_KEY_COUNT <= SIM_EXPECT_SCALAR_KEYS, "SimExpect.key_line needs a slot per scalar key");
+_Static_assert(LAB_KEY_COUNT <= LAB_EXPECT_SCALAR_KEYS, "LabExpect.key_line needs a slot per scalar key");
 
-static const char *const sim_expect_key_names[SIM_KEY_COUNT] = {
+static const char *const lab_expect_key_names[LAB_KEY_COUNT] = {
     "seeds",          "collisions_max", "overtakes_min",       "overtakes_max",
     "offtrack_s_max", "finish_all",     "collisions_mean_max", "offtrack_s_mean_max"};
 
@@ -34,7 +32,7 @@ static const char *const sim_expect_key_names[SIM_KEY_COUNT] = {
  *--------------------------------------------------------------------------------------------------------------*/
 
 /* Copies text without surrounding blanks; returns nonzero when it does not fit. */
-static int sim_expect_trim(const char *text, size_t n, char *out, size_t out_len)
+static int lab_expect_trim(const char *text, size_t n, char *out, size_t out_len)
 {
     while (n > 0 && isspace((unsigned char)*text)) {
         text++;
@@ -50,23 +48,23 @@ static int sim_expect_trim(const char *text, size_t n, char *out, size_t out_len
 }
 
 /* "A-B" with A <= B (blanks allowed around the numbers); also a single "A". */
-int sim_expect_parse_seeds(const char *value, uint64_t *first, uint64_t *last)
+int lab_expect_parse_seeds(const char *value, uint64_t *first, uint64_t *last)
 {
     char a[32], b[32];
     const char *dash = strchr(value, '-');
     size_t n = dash ? (size_t)(dash - value) : strlen(value);
-    if (sim_expect_trim(value, n, a, sizeof a) != 0 || sim_parse_u64(a, first) != 0)
+    if (lab_expect_trim(value, n, a, sizeof a) != 0 || sim_parse_u64(a, first) != 0)
         return 1;
     if (!dash) {
         *last = *first;
         return 0;
     }
-    if (sim_expect_trim(dash + 1, strlen(dash + 1), b, sizeof b) != 0 || sim_parse_u64(b, last) != 0)
+    if (lab_expect_trim(dash + 1, strlen(dash + 1), b, sizeof b) != 0 || sim_parse_u64(b, last) != 0)
         return 1;
     return *first <= *last && *last - *first < 100000 ? 0 : 1;
 }
 
-static int sim_expect_int(const char *value, int *out)
+static int lab_expect_int(const char *value, int *out)
 {
     long v;
     if (sim_parse_long(value, &v) != 0 || v < 0 || v > 1000000)
@@ -75,10 +73,10 @@ static int sim_expect_int(const char *value, int *out)
     return 0;
 }
 
-static int sim_expect_bool(const char *value, bool *out)
+static int lab_expect_bool(const char *value, bool *out)
 {
     char v[16];
-    if (sim_expect_trim(value, strlen(value), v, sizeof v) != 0)
+    if (lab_expect_trim(value, strlen(value), v, sizeof v) != 0)
         return 1;
     if (strcmp(v, "true") == 0 || strcmp(v, "yes") == 0 || strcmp(v, "1") == 0)
         *out = true;
@@ -90,63 +88,63 @@ static int sim_expect_bool(const char *value, bool *out)
 }
 
 /* A key whose value is a real number 0..1000000 (offtrack_s_max and the means); returns 0 ok, 1 bad value. */
-static int sim_expect_real(SimExpect *ex, SimExpectKey key, const char *value, char *msg, size_t msg_len)
+static int lab_expect_real(LabExpect *ex, LabExpectKey key, const char *value, char *msg, size_t msg_len)
 {
-    double *dst = key == SIM_KEY_OFFTRACK_S_MAX        ? &ex->offtrack_s_max
-                  : key == SIM_KEY_COLLISIONS_MEAN_MAX ? &ex->collisions_mean_max
+    double *dst = key == LAB_KEY_OFFTRACK_S_MAX        ? &ex->offtrack_s_max
+                  : key == LAB_KEY_COLLISIONS_MEAN_MAX ? &ex->collisions_mean_max
                                                        : &ex->offtrack_s_mean_max;
-    bool *have = key == SIM_KEY_OFFTRACK_S_MAX        ? &ex->have_offtrack_s_max
-                 : key == SIM_KEY_COLLISIONS_MEAN_MAX ? &ex->have_collisions_mean_max
+    bool *have = key == LAB_KEY_OFFTRACK_S_MAX        ? &ex->have_offtrack_s_max
+                 : key == LAB_KEY_COLLISIONS_MEAN_MAX ? &ex->have_collisions_mean_max
                                                       : &ex->have_offtrack_s_mean_max;
     *have = true;
     if (sim_parse_double(value, dst) == 0 && *dst >= 0.0 && *dst <= 1e6)
         return 0;
-    snprintf(msg, msg_len, "[expect] %s: expected a number%s 0..1000000, got '%s'", sim_expect_key_names[key],
-             key == SIM_KEY_COLLISIONS_MEAN_MAX ? "" : " of seconds", value);
+    snprintf(msg, msg_len, "[expect] %s: expected a number%s 0..1000000, got '%s'", lab_expect_key_names[key],
+             key == LAB_KEY_COLLISIONS_MEAN_MAX ? "" : " of seconds", value);
     return 1;
 }
 
 /* One scalar key; returns 0 ok, 1 bad value (msg written). */
-static int sim_expect_scalar(SimExpect *ex, SimExpectKey key, const char *value, char *msg, size_t msg_len)
+static int lab_expect_scalar(LabExpect *ex, LabExpectKey key, const char *value, char *msg, size_t msg_len)
 {
-    const char *name = sim_expect_key_names[key];
+    const char *name = lab_expect_key_names[key];
     switch (key) {
-    case SIM_KEY_SEEDS:
+    case LAB_KEY_SEEDS:
         ex->have_seeds = true;
-        if (sim_expect_parse_seeds(value, &ex->seed_first, &ex->seed_last) == 0)
+        if (lab_expect_parse_seeds(value, &ex->seed_first, &ex->seed_last) == 0)
             return 0;
         snprintf(msg, msg_len, "[expect] seeds: expected 'A-B' with A <= B (at most 100000 seeds), got '%s'", value);
         return 1;
-    case SIM_KEY_COLLISIONS_MAX:
-    case SIM_KEY_OVERTAKES_MIN:
-    case SIM_KEY_OVERTAKES_MAX: {
-        int *dst = key == SIM_KEY_COLLISIONS_MAX ? &ex->collisions_max
-                   : key == SIM_KEY_OVERTAKES_MIN ? &ex->overtakes_min : &ex->overtakes_max;
-        bool *have = key == SIM_KEY_COLLISIONS_MAX ? &ex->have_collisions_max
-                     : key == SIM_KEY_OVERTAKES_MIN ? &ex->have_overtakes_min : &ex->have_overtakes_max;
+    case LAB_KEY_COLLISIONS_MAX:
+    case LAB_KEY_OVERTAKES_MIN:
+    case LAB_KEY_OVERTAKES_MAX: {
+        int *dst = key == LAB_KEY_COLLISIONS_MAX ? &ex->collisions_max
+                   : key == LAB_KEY_OVERTAKES_MIN ? &ex->overtakes_min : &ex->overtakes_max;
+        bool *have = key == LAB_KEY_COLLISIONS_MAX ? &ex->have_collisions_max
+                     : key == LAB_KEY_OVERTAKES_MIN ? &ex->have_overtakes_min : &ex->have_overtakes_max;
         *have = true;
-        if (sim_expect_int(value, dst) == 0)
+        if (lab_expect_int(value, dst) == 0)
             return 0;
         snprintf(msg, msg_len, "[expect] %s: expected an integer 0..1000000, got '%s'", name, value);
         return 1;
     }
-    case SIM_KEY_OFFTRACK_S_MAX:
-    case SIM_KEY_COLLISIONS_MEAN_MAX:
-    case SIM_KEY_OFFTRACK_S_MEAN_MAX:
-        return sim_expect_real(ex, key, value, msg, msg_len);
-    case SIM_KEY_FINISH_ALL:
+    case LAB_KEY_OFFTRACK_S_MAX:
+    case LAB_KEY_COLLISIONS_MEAN_MAX:
+    case LAB_KEY_OFFTRACK_S_MEAN_MAX:
+        return lab_expect_real(ex, key, value, msg, msg_len);
+    case LAB_KEY_FINISH_ALL:
         ex->have_finish_all = true;
-        if (sim_expect_bool(value, &ex->finish_all) == 0)
+        if (lab_expect_bool(value, &ex->finish_all) == 0)
             return 0;
         snprintf(msg, msg_len, "[expect] finish_all: expected true or false, got '%s'", value);
         return 1;
-    case SIM_KEY_COUNT: break;
+    case LAB_KEY_COUNT: break;
     }
     return 1;
 }
 
-/* Exactly n comma-separated fields, none empty, each shorter than SIM_EXPECT_REF_LEN. */
-static int sim_expect_fields(const char *value, int n, char field[][SIM_EXPECT_REF_LEN])
+/* Exactly n comma-separated fields, none empty, each shorter than LAB_EXPECT_REF_LEN. */
+static int lab_expect_fields(const char *value, int n, char field[][LAB_EXPECT_REF_LEN])
 {
     const char *p = value;
     for (int i = 0; i < n; i++) {
@@ -154,56 +152,56 @@ static int sim_expect_fields(const char *value, int n, char field[][SIM_EXPECT_R
         if ((i + 1 < n) != (comma != NULL))
             return 1;
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (sim_expect_trim(p, len, field[i], SIM_EXPECT_REF_LEN) != 0 || field[i][0] == '\0')
+        if (lab_expect_trim(p, len, field[i], LAB_EXPECT_REF_LEN) != 0 || field[i][0] == '\0')
             return 1;
         p = comma ? comma + 1 : p + len;
     }
     return 0;
 }
 
-static const char *sim_expect_ref_key(SimExpectRefKind kind)
+static const char *lab_expect_ref_key(LabExpectRefKind kind)
 {
     static const char *const keys[] = {"position", "ahead_of", "no_contact_between", "clearance_min",
                                        "drafted_s_min"};
     return keys[kind];
 }
 
-static const char *sim_expect_ref_form(SimExpectRefKind kind)
+static const char *lab_expect_ref_form(LabExpectRefKind kind)
 {
     static const char *const forms[] = {"CAR, POSITION", "CAR, CAR", "CAR, CAR", "CAR, CAR, METRES",
                                         "CAR, SECONDS"};
     return forms[kind];
 }
 
-static int sim_expect_ref(SimExpect *ex, SimExpectRefKind kind, const char *name, const char *value, int line,
+static int lab_expect_ref(LabExpect *ex, LabExpectRefKind kind, const char *name, const char *value, int line,
                           char *msg, size_t msg_len)
 {
-    if (ex->ref_count >= SIM_EXPECT_MAX_REFS) {
+    if (ex->ref_count >= LAB_EXPECT_MAX_REFS) {
         snprintf(msg, msg_len, "[expect] %s: more than %d position, ahead_of and no_contact_between lines", name,
-                 SIM_EXPECT_MAX_REFS);
+                 LAB_EXPECT_MAX_REFS);
         return 1;
     }
-    SimExpectRef *r = &ex->refs[ex->ref_count];
+    LabExpectRef *r = &ex->refs[ex->ref_count];
     memset(r, 0, sizeof *r);
     r->kind = kind;
     r->line = line;
     r->entry_a = r->entry_b = -1;
-    char f[3][SIM_EXPECT_REF_LEN];
-    int n = kind == SIM_EXPECT_CLEARANCE ? 3 : 2;
-    if (sim_expect_fields(value, n, f) != 0) {
-        snprintf(msg, msg_len, "[expect] %s: expected '%s', got '%s'", name, sim_expect_ref_form(kind), value);
+    char f[3][LAB_EXPECT_REF_LEN];
+    int n = kind == LAB_EXPECT_CLEARANCE ? 3 : 2;
+    if (lab_expect_fields(value, n, f) != 0) {
+        snprintf(msg, msg_len, "[expect] %s: expected '%s', got '%s'", name, lab_expect_ref_form(kind), value);
         return 1;
     }
     memcpy(r->a, f[0], sizeof r->a);
-    if (kind == SIM_EXPECT_POSITION) {
+    if (kind == LAB_EXPECT_POSITION) {
         long p;
-        if (sim_parse_long(f[1], &p) != 0 || p < 1 || p > SIM_EXPECT_MAX_ENTRIES) {
+        if (sim_parse_long(f[1], &p) != 0 || p < 1 || p > LAB_EXPECT_MAX_ENTRIES) {
             snprintf(msg, msg_len, "[expect] position: expected a position 1..%d after the car, got '%s'",
-                     SIM_EXPECT_MAX_ENTRIES, f[1]);
+                     LAB_EXPECT_MAX_ENTRIES, f[1]);
             return 1;
         }
         r->position = (int)p;
-    } else if (kind == SIM_EXPECT_DRAFTED) {
+    } else if (kind == LAB_EXPECT_DRAFTED) {
         if (sim_parse_double(f[1], &r->value) != 0 || r->value < 0.0 || r->value > 1e6) {
             snprintf(msg, msg_len, "[expect] drafted_s_min: expected seconds 0..1000000 after the car, got '%s'",
                      f[1]);
@@ -211,7 +209,7 @@ static int sim_expect_ref(SimExpect *ex, SimExpectRefKind kind, const char *name
         }
     } else {
         memcpy(r->b, f[1], sizeof r->b);
-        if (kind == SIM_EXPECT_CLEARANCE &&
+        if (kind == LAB_EXPECT_CLEARANCE &&
             (sim_parse_double(f[2], &r->value) != 0 || r->value < 0.0 || r->value > 100.0)) {
             snprintf(msg, msg_len, "[expect] clearance_min: expected metres 0..100 after the cars, got '%s'", f[2]);
             return 1;
@@ -221,32 +219,32 @@ static int sim_expect_ref(SimExpect *ex, SimExpectRefKind kind, const char *name
     return 0;
 }
 
-int sim_expect_parse_kv(SimExpect *ex, const char *name, const char *value, int line, char *msg, size_t msg_len)
+int lab_expect_parse_kv(LabExpect *ex, const char *name, const char *value, int line, char *msg, size_t msg_len)
 {
     if (!ex->present) {
         ex->present = true;
         ex->line = line;
     }
-    for (int k = 0; k < SIM_KEY_COUNT; k++) {
-        if (strcmp(name, sim_expect_key_names[k]) != 0)
+    for (int k = 0; k < LAB_KEY_COUNT; k++) {
+        if (strcmp(name, lab_expect_key_names[k]) != 0)
             continue;
         if (ex->key_line[k] != 0) {
             snprintf(msg, msg_len, "[expect] %s given twice (first on line %d)", name, ex->key_line[k]);
             return 1;
         }
         ex->key_line[k] = line;
-        return sim_expect_scalar(ex, (SimExpectKey)k, value, msg, msg_len);
+        return lab_expect_scalar(ex, (LabExpectKey)k, value, msg, msg_len);
     }
     if (strcmp(name, "position") == 0)
-        return sim_expect_ref(ex, SIM_EXPECT_POSITION, name, value, line, msg, msg_len);
+        return lab_expect_ref(ex, LAB_EXPECT_POSITION, name, value, line, msg, msg_len);
     if (strcmp(name, "ahead_of") == 0)
-        return sim_expect_ref(ex, SIM_EXPECT_AHEAD_OF, name, value, line, msg, msg_len);
+        return lab_expect_ref(ex, LAB_EXPECT_AHEAD_OF, name, value, line, msg, msg_len);
     if (strcmp(name, "no_contact_between") == 0)
-        return sim_expect_ref(ex, SIM_EXPECT_NO_CONTACT, name, value, line, msg, msg_len);
+        return lab_expect_ref(ex, LAB_EXPECT_NO_CONTACT, name, value, line, msg, msg_len);
     if (strcmp(name, "clearance_min") == 0)
-        return sim_expect_ref(ex, SIM_EXPECT_CLEARANCE, name, value, line, msg, msg_len);
+        return lab_expect_ref(ex, LAB_EXPECT_CLEARANCE, name, value, line, msg, msg_len);
     if (strcmp(name, "drafted_s_min") == 0)
-        return sim_expect_ref(ex, SIM_EXPECT_DRAFTED, name, value, line, msg, msg_len);
+        return lab_expect_ref(ex, LAB_EXPECT_DRAFTED, name, value, line, msg, msg_len);
     snprintf(msg, msg_len,
              "[expect] unknown key '%s' (expected seeds, collisions_max, collisions_mean_max, overtakes_min, "
              "overtakes_max, offtrack_s_max, offtrack_s_mean_max, finish_all, position, ahead_of, "
@@ -260,7 +258,7 @@ int sim_expect_parse_kv(SimExpect *ex, const char *name, const char *value, int 
  *--------------------------------------------------------------------------------------------------------------*/
 
 /* The entry a reference names, or -1 with msg set. */
-static int sim_expect_find(const SimRace *race, const char *ref, const char *key, char *msg, size_t msg_len)
+static int lab_expect_find(const SimRace *race, const char *ref, const char *key, char *msg, size_t msg_len)
 {
     if (ref[0] == '#') {
         long n;
@@ -289,18 +287,18 @@ static int sim_expect_find(const SimRace *race, const char *ref, const char *key
     return -1;
 }
 
-int sim_expect_resolve(SimExpect *ex, const SimRace *race, int *line, char *msg, size_t msg_len)
+int lab_expect_resolve(LabExpect *ex, const SimRace *race, int *line, char *msg, size_t msg_len)
 {
     for (int i = 0; i < ex->ref_count; i++) {
-        SimExpectRef *r = &ex->refs[i];
-        const char *key = sim_expect_ref_key(r->kind);
+        LabExpectRef *r = &ex->refs[i];
+        const char *key = lab_expect_ref_key(r->kind);
         *line = r->line;
-        r->entry_a = sim_expect_find(race, r->a, key, msg, msg_len);
+        r->entry_a = lab_expect_find(race, r->a, key, msg, msg_len);
         if (r->entry_a < 0)
             return 1;
-        if (r->kind == SIM_EXPECT_DRAFTED)
+        if (r->kind == LAB_EXPECT_DRAFTED)
             continue;
-        if (r->kind == SIM_EXPECT_POSITION) {
+        if (r->kind == LAB_EXPECT_POSITION) {
             if (r->position > race->entry_count) {
                 snprintf(msg, msg_len, "[expect] position: %d is beyond the %d cars of the race", r->position,
                          race->entry_count);
@@ -308,7 +306,7 @@ int sim_expect_resolve(SimExpect *ex, const SimRace *race, int *line, char *msg,
             }
             continue;
         }
-        r->entry_b = sim_expect_find(race, r->b, key, msg, msg_len);
+        r->entry_b = lab_expect_find(race, r->b, key, msg, msg_len);
         if (r->entry_b < 0)
             return 1;
         if (r->entry_b == r->entry_a) {
@@ -317,7 +315,7 @@ int sim_expect_resolve(SimExpect *ex, const SimRace *race, int *line, char *msg,
         }
     }
     if (ex->have_overtakes_min && ex->have_overtakes_max && ex->overtakes_min > ex->overtakes_max) {
-        *line = ex->key_line[SIM_KEY_OVERTAKES_MAX];
+        *line = ex->key_line[LAB_KEY_OVERTAKES_MAX];
         snprintf(msg, msg_len, "[expect] overtakes_max: %d is below overtakes_min = %d", ex->overtakes_max,
                  ex->overtakes_min);
         return 1;
@@ -325,32 +323,50 @@ int sim_expect_resolve(SimExpect *ex, const SimRace *race, int *line, char *msg,
     return 0;
 }
 
+int lab_expect_load(LabExpect *ex, const SimRace *race, char *err, size_t err_len)
+{
+    memset(ex, 0, sizeof *ex);
+    char msg[512];
+    int line = 0;
+    int rc = 0;
+    for (int i = 0; i < race->expect.count && rc == 0; i++) {
+        const SimSectionLine *l = &race->expect.lines[i];
+        line = l->line;
+        rc = lab_expect_parse_kv(ex, l->key, l->value, l->line, msg, sizeof msg);
+    }
+    if (rc == 0)
+        rc = lab_expect_resolve(ex, race, &line, msg, sizeof msg);
+    if (rc != 0 && err != NULL && err_len > 0)
+        snprintf(err, err_len, "%s:%d: %s", race->path, line, msg);
+    return rc;
+}
+
 /*----------------------------------------------------------------------------------------------------------------
  * Facts of a session
  *--------------------------------------------------------------------------------------------------------------*/
 
-void sim_expect_facts_begin(SimExpectFacts *facts)
+void lab_expect_facts_begin(LabExpectFacts *facts)
 {
     memset(facts, 0, sizeof *facts);
-    for (int i = 0; i < SIM_EXPECT_MAX_ENTRIES; i++)
-        for (int j = 0; j < SIM_EXPECT_MAX_ENTRIES; j++)
-            facts->min_clearance_m[i][j] = SIM_EXPECT_FAR;
+    for (int i = 0; i < LAB_EXPECT_MAX_ENTRIES; i++)
+        for (int j = 0; j < LAB_EXPECT_MAX_ENTRIES; j++)
+            facts->min_clearance_m[i][j] = LAB_EXPECT_FAR;
 }
 
-/* Box-to-box clearance of two running cars (see SimExpectFacts.min_clearance_m). */
-static double sim_expect_clearance(const TrkTrack *track, const SimCar *a, const SimCar *b)
+/* Box-to-box clearance of two running cars (see LabExpectFacts.min_clearance_m). */
+static double lab_expect_clearance(const TrkTrack *track, const SimCar *a, const SimCar *b)
 {
     double gap_s = fabs(trk_delta_s(track, a->s_m, b->s_m)) - 0.5 * (a->spec.length_m + b->spec.length_m);
     double gap_d = fabs(a->d_m - b->d_m) - 0.5 * (a->spec.width_m + b->spec.width_m);
     return gap_s > gap_d ? gap_s : gap_d;
 }
 
-void sim_expect_observe(SimExpectFacts *f, const SimSession *session)
+void lab_expect_observe(LabExpectFacts *f, const SimSession *session)
 {
     SimSession *s = (SimSession *)session; /* read only: the world accessor is not const */
     const SimWorld *w = sim_session_world(s);
     const TrkTrack *track = sim_world_track(w);
-    int n = sim_world_car_count(w) < SIM_EXPECT_MAX_ENTRIES ? sim_world_car_count(w) : SIM_EXPECT_MAX_ENTRIES;
+    int n = sim_world_car_count(w) < LAB_EXPECT_MAX_ENTRIES ? sim_world_car_count(w) : LAB_EXPECT_MAX_ENTRIES;
     double dt = 1.0 / sim_world_def(w)->tick_hz;
     f->observed = true;
     for (int i = 0; i < n; i++) {
@@ -365,25 +381,25 @@ void sim_expect_observe(SimExpectFacts *f, const SimSession *session)
             if (b->status != SIM_RUNNING)
                 continue;
             int eb = sim_session_entry_of(session, j);
-            float c = (float)sim_expect_clearance(track, a, b);
+            float c = (float)lab_expect_clearance(track, a, b);
             if (c < f->min_clearance_m[ea][eb])
                 f->min_clearance_m[ea][eb] = f->min_clearance_m[eb][ea] = c;
         }
     }
 }
 
-void sim_expect_run_session(SimSession *session, SimExpectFacts *out)
+void lab_expect_run_session(SimSession *session, LabExpectFacts *out)
 {
     SimWorld *w = sim_session_world(session);
-    sim_expect_facts_begin(out);
+    lab_expect_facts_begin(out);
     while (!sim_world_done(w)) {
         sim_world_step(w);
-        sim_expect_observe(out, session);
+        lab_expect_observe(out, session);
     }
-    sim_expect_facts_from_session(session, out);
+    lab_expect_facts_from_session(session, out);
 }
 
-void sim_expect_facts_from_session(const SimSession *session, SimExpectFacts *out)
+void lab_expect_facts_from_session(const SimSession *session, LabExpectFacts *out)
 {
     SimSession *s = (SimSession *)session; /* read only: the world accessor is not const */
     const SimWorld *w = sim_session_world(s);
@@ -393,13 +409,13 @@ void sim_expect_facts_from_session(const SimSession *session, SimExpectFacts *ou
     memset(out->contacts, 0, sizeof out->contacts);
     out->seed = sim_session_def(session)->seed;
     int n = sim_world_car_count(w);
-    out->car_count = n < SIM_EXPECT_MAX_ENTRIES ? n : SIM_EXPECT_MAX_ENTRIES;
-    int entry_of[SIM_EXPECT_MAX_ENTRIES];
+    out->car_count = n < LAB_EXPECT_MAX_ENTRIES ? n : LAB_EXPECT_MAX_ENTRIES;
+    int entry_of[LAB_EXPECT_MAX_ENTRIES];
     for (int id = 0; id < out->car_count; id++) {
         const SimCar *c = sim_world_car(w, id);
         int e = sim_session_entry_of(session, id);
         entry_of[id] = (e >= 0 && e < out->car_count) ? e : id;
-        SimExpectCar *fc = &out->cars[entry_of[id]];
+        LabExpectCar *fc = &out->cars[entry_of[id]];
         snprintf(fc->name, sizeof fc->name, "%s", c->name);
         fc->position = c->position;
         fc->status = c->status;
@@ -431,42 +447,42 @@ void sim_expect_facts_from_session(const SimSession *session, SimExpectFacts *ou
  * Evaluation
  *--------------------------------------------------------------------------------------------------------------*/
 
-static SimExpectCheck *sim_expect_add(SimExpectReport *r, const char *name, int line, SimExpectOp op,
+static LabExpectCheck *lab_expect_add(LabExpectReport *r, const char *name, int line, LabExpectOp op,
                                       double measured, double limit)
 {
-    SimExpectCheck *c = &r->checks[r->count++];
+    LabExpectCheck *c = &r->checks[r->count++];
     memset(c, 0, sizeof *c);
     snprintf(c->name, sizeof c->name, "%s", name);
     c->line = line;
     c->op = op;
     c->measured = measured;
     c->limit = limit;
-    c->pass = op == SIM_EXPECT_LE ? measured <= limit : op == SIM_EXPECT_GE ? measured >= limit : measured != 0.0;
+    c->pass = op == LAB_EXPECT_LE ? measured <= limit : op == LAB_EXPECT_GE ? measured >= limit : measured != 0.0;
     return c;
 }
 
-static void sim_expect_count(SimExpectReport *r, const char *name, int line, SimExpectOp op, int measured,
+static void lab_expect_count(LabExpectReport *r, const char *name, int line, LabExpectOp op, int measured,
                              int limit)
 {
-    SimExpectCheck *c = sim_expect_add(r, name, line, op, measured, limit);
+    LabExpectCheck *c = lab_expect_add(r, name, line, op, measured, limit);
     snprintf(c->measured_text, sizeof c->measured_text, "%d", measured);
-    snprintf(c->limit_text, sizeof c->limit_text, "%s %d", op == SIM_EXPECT_LE ? "<=" : ">=", limit);
+    snprintf(c->limit_text, sizeof c->limit_text, "%s %d", op == LAB_EXPECT_LE ? "<=" : ">=", limit);
 }
 
-static void sim_expect_eval_scalars(const SimExpect *ex, const SimExpectFacts *f, SimExpectReport *r)
+static void lab_expect_eval_scalars(const LabExpect *ex, const LabExpectFacts *f, LabExpectReport *r)
 {
     const int *kl = ex->key_line;
     if (ex->have_collisions_max)
-        sim_expect_count(r, "collisions_max", kl[SIM_KEY_COLLISIONS_MAX], SIM_EXPECT_LE, f->collisions,
+        lab_expect_count(r, "collisions_max", kl[LAB_KEY_COLLISIONS_MAX], LAB_EXPECT_LE, f->collisions,
                          ex->collisions_max);
     if (ex->have_overtakes_min)
-        sim_expect_count(r, "overtakes_min", kl[SIM_KEY_OVERTAKES_MIN], SIM_EXPECT_GE, f->overtakes,
+        lab_expect_count(r, "overtakes_min", kl[LAB_KEY_OVERTAKES_MIN], LAB_EXPECT_GE, f->overtakes,
                          ex->overtakes_min);
     if (ex->have_overtakes_max)
-        sim_expect_count(r, "overtakes_max", kl[SIM_KEY_OVERTAKES_MAX], SIM_EXPECT_LE, f->overtakes,
+        lab_expect_count(r, "overtakes_max", kl[LAB_KEY_OVERTAKES_MAX], LAB_EXPECT_LE, f->overtakes,
                          ex->overtakes_max);
     if (ex->have_offtrack_s_max) {
-        SimExpectCheck *c = sim_expect_add(r, "offtrack_s_max", kl[SIM_KEY_OFFTRACK_S_MAX], SIM_EXPECT_LE,
+        LabExpectCheck *c = lab_expect_add(r, "offtrack_s_max", kl[LAB_KEY_OFFTRACK_S_MAX], LAB_EXPECT_LE,
                                            f->offtrack_s, ex->offtrack_s_max);
         snprintf(c->measured_text, sizeof c->measured_text, "%.2f s", f->offtrack_s);
         snprintf(c->limit_text, sizeof c->limit_text, "<= %.2f s", ex->offtrack_s_max);
@@ -476,43 +492,43 @@ static void sim_expect_eval_scalars(const SimExpect *ex, const SimExpectFacts *f
         for (int i = 0; i < f->car_count; i++)
             dnf += f->cars[i].status == SIM_DNF;
         bool holds = ex->finish_all ? dnf == 0 : true;
-        SimExpectCheck *c = sim_expect_add(r, "finish_all", kl[SIM_KEY_FINISH_ALL], SIM_EXPECT_TRUE, holds, 1);
+        LabExpectCheck *c = lab_expect_add(r, "finish_all", kl[LAB_KEY_FINISH_ALL], LAB_EXPECT_TRUE, holds, 1);
         snprintf(c->measured_text, sizeof c->measured_text, "%d/%d classified", f->car_count - dnf, f->car_count);
         snprintf(c->limit_text, sizeof c->limit_text, ex->finish_all ? "all" : "any");
     }
 }
 
-static void sim_expect_eval_ref(const SimExpectRef *ref, const SimExpectFacts *f, SimExpectReport *r)
+static void lab_expect_eval_ref(const LabExpectRef *ref, const LabExpectFacts *f, LabExpectReport *r)
 {
     char name[96];
-    const char *key = sim_expect_ref_key(ref->kind);
+    const char *key = lab_expect_ref_key(ref->kind);
     int a = ref->entry_a, b = ref->entry_b;
-    bool single = ref->kind == SIM_EXPECT_POSITION || ref->kind == SIM_EXPECT_DRAFTED;
+    bool single = ref->kind == LAB_EXPECT_POSITION || ref->kind == LAB_EXPECT_DRAFTED;
     bool known = a >= 0 && a < f->car_count && (single || (b >= 0 && b < f->car_count));
     if (single)
         snprintf(name, sizeof name, "%s %s", key, ref->a);
     else
         snprintf(name, sizeof name, "%s %s, %s", key, ref->a, ref->b);
     if (!known) { /* the run has fewer cars than the race it was resolved against */
-        SimExpectCheck *c = sim_expect_add(r, name, ref->line, SIM_EXPECT_TRUE, 0, 1);
+        LabExpectCheck *c = lab_expect_add(r, name, ref->line, LAB_EXPECT_TRUE, 0, 1);
         snprintf(c->measured_text, sizeof c->measured_text, "car missing");
         snprintf(c->limit_text, sizeof c->limit_text, "present");
         return;
     }
-    SimExpectCheck *c;
+    LabExpectCheck *c;
     switch (ref->kind) {
-    case SIM_EXPECT_POSITION:
-        c = sim_expect_add(r, name, ref->line, SIM_EXPECT_TRUE, f->cars[a].position == ref->position, 1);
+    case LAB_EXPECT_POSITION:
+        c = lab_expect_add(r, name, ref->line, LAB_EXPECT_TRUE, f->cars[a].position == ref->position, 1);
         snprintf(c->measured_text, sizeof c->measured_text, "P%d", f->cars[a].position);
         snprintf(c->limit_text, sizeof c->limit_text, "= P%d", ref->position);
         break;
-    case SIM_EXPECT_AHEAD_OF:
-        c = sim_expect_add(r, name, ref->line, SIM_EXPECT_TRUE, f->cars[a].position < f->cars[b].position, 1);
+    case LAB_EXPECT_AHEAD_OF:
+        c = lab_expect_add(r, name, ref->line, LAB_EXPECT_TRUE, f->cars[a].position < f->cars[b].position, 1);
         snprintf(c->measured_text, sizeof c->measured_text, "P%d vs P%d", f->cars[a].position, f->cars[b].position);
         snprintf(c->limit_text, sizeof c->limit_text, "ahead");
         break;
-    case SIM_EXPECT_NO_CONTACT:
-        c = sim_expect_add(r, name, ref->line, SIM_EXPECT_LE, f->contacts[a][b], 0);
+    case LAB_EXPECT_NO_CONTACT:
+        c = lab_expect_add(r, name, ref->line, LAB_EXPECT_LE, f->contacts[a][b], 0);
         if (f->contacts[a][b] == 0)
             snprintf(c->measured_text, sizeof c->measured_text, "0 contacts");
         else
@@ -520,20 +536,20 @@ static void sim_expect_eval_ref(const SimExpectRef *ref, const SimExpectFacts *f
                      f->contacts[a][b] == 1 ? "" : "s", (double)f->first_contact_s[a][b]);
         snprintf(c->limit_text, sizeof c->limit_text, "none");
         break;
-    case SIM_EXPECT_CLEARANCE: {
+    case LAB_EXPECT_CLEARANCE: {
         double m = f->min_clearance_m[a][b];
-        c = sim_expect_add(r, name, ref->line, SIM_EXPECT_GE, f->observed ? m : -SIM_EXPECT_FAR, ref->value);
+        c = lab_expect_add(r, name, ref->line, LAB_EXPECT_GE, f->observed ? m : -LAB_EXPECT_FAR, ref->value);
         if (!f->observed)
             snprintf(c->measured_text, sizeof c->measured_text, "not observed");
-        else if (m >= SIM_EXPECT_FAR)
+        else if (m >= LAB_EXPECT_FAR)
             snprintf(c->measured_text, sizeof c->measured_text, "never together");
         else
             snprintf(c->measured_text, sizeof c->measured_text, "%.2f m", m);
         snprintf(c->limit_text, sizeof c->limit_text, ">= %.2f m", ref->value);
         break;
     }
-    case SIM_EXPECT_DRAFTED:
-        c = sim_expect_add(r, name, ref->line, SIM_EXPECT_GE, f->observed ? f->cars[a].drafted_s : -1.0,
+    case LAB_EXPECT_DRAFTED:
+        c = lab_expect_add(r, name, ref->line, LAB_EXPECT_GE, f->observed ? f->cars[a].drafted_s : -1.0,
                            ref->value);
         if (f->observed)
             snprintf(c->measured_text, sizeof c->measured_text, "%.2f s", f->cars[a].drafted_s);
@@ -544,12 +560,12 @@ static void sim_expect_eval_ref(const SimExpectRef *ref, const SimExpectFacts *f
     }
 }
 
-void sim_expect_eval(const SimExpect *ex, const SimExpectFacts *facts, SimExpectReport *out)
+void lab_expect_eval(const LabExpect *ex, const LabExpectFacts *facts, LabExpectReport *out)
 {
     memset(out, 0, sizeof *out);
-    sim_expect_eval_scalars(ex, facts, out);
+    lab_expect_eval_scalars(ex, facts, out);
     for (int i = 0; i < ex->ref_count; i++)
-        sim_expect_eval_ref(&ex->refs[i], facts, out);
+        lab_expect_eval_ref(&ex->refs[i], facts, out);
     out->pass = true;
     for (int i = 0; i < out->count; i++)
         out->pass = out->pass && out->checks[i].pass;
@@ -558,7 +574,7 @@ void sim_expect_eval(const SimExpect *ex, const SimExpectFacts *facts, SimExpect
 }
 
 /* Decimals for a mean and its limit: 2, or more when a mean just over its limit would print the same as it. */
-static int sim_expect_decimals(double measured, double limit)
+static int lab_expect_decimals(double measured, double limit)
 {
     char m[64], l[64];
     int d = 2;
@@ -572,17 +588,17 @@ static int sim_expect_decimals(double measured, double limit)
 }
 
 /* One check across seeds: "0.80 over 20 seeds" against "<= 1.00" (unit " s" or ""). */
-static void sim_expect_mean(SimExpectReport *r, const char *name, int line, double mean, double limit, int runs,
+static void lab_expect_mean(LabExpectReport *r, const char *name, int line, double mean, double limit, int runs,
                             const char *unit)
 {
-    SimExpectCheck *c = sim_expect_add(r, name, line, SIM_EXPECT_LE, mean, limit);
-    int d = sim_expect_decimals(mean, limit);
+    LabExpectCheck *c = lab_expect_add(r, name, line, LAB_EXPECT_LE, mean, limit);
+    int d = lab_expect_decimals(mean, limit);
     snprintf(c->measured_text, sizeof c->measured_text, "%.*f%s over %d seed%s", d, mean, unit, runs,
              runs == 1 ? "" : "s");
     snprintf(c->limit_text, sizeof c->limit_text, "<= %.*f%s", d, limit, unit);
 }
 
-void sim_expect_eval_across(const SimExpect *ex, const SimExpectReport *runs, int run_count, SimExpectReport *out)
+void lab_expect_eval_across(const LabExpect *ex, const LabExpectReport *runs, int run_count, LabExpectReport *out)
 {
     memset(out, 0, sizeof *out);
     double collisions = 0.0, offtrack_s = 0.0;
@@ -593,25 +609,25 @@ void sim_expect_eval_across(const SimExpect *ex, const SimExpectReport *runs, in
     double n = run_count > 0 ? run_count : 1.0; /* no runs: means of 0 */
     const int *kl = ex->key_line;
     if (ex->have_collisions_mean_max)
-        sim_expect_mean(out, "collisions_mean_max", kl[SIM_KEY_COLLISIONS_MEAN_MAX], collisions / n,
+        lab_expect_mean(out, "collisions_mean_max", kl[LAB_KEY_COLLISIONS_MEAN_MAX], collisions / n,
                         ex->collisions_mean_max, run_count, "");
     if (ex->have_offtrack_s_mean_max)
-        sim_expect_mean(out, "offtrack_s_mean_max", kl[SIM_KEY_OFFTRACK_S_MEAN_MAX], offtrack_s / n,
+        lab_expect_mean(out, "offtrack_s_mean_max", kl[LAB_KEY_OFFTRACK_S_MEAN_MAX], offtrack_s / n,
                         ex->offtrack_s_mean_max, run_count, " s");
     out->pass = true;
     for (int i = 0; i < out->count; i++)
         out->pass = out->pass && out->checks[i].pass;
 }
 
-int sim_expect_worst_run(const SimExpectReport *reports, int run_count, int check)
+int lab_expect_worst_run(const LabExpectReport *reports, int run_count, int check)
 {
     int worst = 0;
     for (int k = 0; k < run_count; k++) {
-        const SimExpectCheck *c = &reports[k].checks[check], *w = &reports[worst].checks[check];
+        const LabExpectCheck *c = &reports[k].checks[check], *w = &reports[worst].checks[check];
         bool worse;
-        if (c->op == SIM_EXPECT_LE)
+        if (c->op == LAB_EXPECT_LE)
             worse = c->measured > w->measured;
-        else if (c->op == SIM_EXPECT_GE)
+        else if (c->op == LAB_EXPECT_GE)
             worse = c->measured < w->measured;
         else
             worse = !c->pass && w->pass;

@@ -1,6 +1,6 @@
-/* sim_chart.c: SVG lap, gap and A/B charts (see sim_chart.h). Dark background, as on a timing screen, so that
+/* lab_chart.c: SVG lap, gap and A/B charts (see lab_chart.h). Dark background, as on a timing screen, so that
  * bright driver colours read well. */
-#include "sim_chart.h"
+#include "lab.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -230,7 +230,7 @@ static void ch_gap_car(FILE *out, const SimTrace *t, const ChBox *b, int c, doub
     ch_text(out, last_x + 8, last_y + 4, "start", 11, col, s);
 }
 
-void sim_chart_race_svg(const SimTrace *t, const char *title, FILE *out)
+void lab_chart_race_svg(const SimTrace *t, const char *title, FILE *out)
 {
     const double width = 1280, lap_h = 34.0 * (t->car_count > 1 ? t->car_count - 1 : 1), gap_h = 380;
     ChBox lap = {200, 90, 860, lap_h};
@@ -250,26 +250,26 @@ void sim_chart_race_svg(const SimTrace *t, const char *title, FILE *out)
     fputs("</svg>\n", out);
 }
 
-int sim_chart_race_write(const SimTrace *t, const char *title, const char *path, char *err, size_t err_len)
+int lab_chart_race_write(const SimTrace *t, const char *title, const char *path, char *err, size_t err_len)
 {
     FILE *out;
     if (ch_open(path, &out, err, err_len))
         return 1;
-    sim_chart_race_svg(t, title, out);
+    lab_chart_race_svg(t, title, out);
     return ch_close(path, out, err, err_len);
 }
 
 /* ---- the A/B chart ------------------------------------------------------------------------------------------ */
 
-static const char *ch_ab_units[SIM_AB_METRIC_COUNT] = {"places", "s", "per race", "per race", "s per race"};
+static const char *ch_ab_units[LAB_AB_METRIC_COUNT] = {"places", "s", "per race", "per race", "s per race"};
 
-static void ch_ab_row(FILE *out, const SimAbResult *r, double y, double row_h)
+static void ch_ab_row(FILE *out, const LabAbResult *r, double y, double row_h)
 {
     const double x0 = 330, w = 560, mid = x0 + w / 2;
     char s[160], p[32];
     double half_range = fmax(fabs(r->t.lo), fabs(r->t.hi));
     half_range = half_range > 0.0 ? 1.3 * half_range : 1.0;
-    bool higher_better = sim_ab_metric_higher_better(r->metric);
+    bool higher_better = lab_ab_metric_higher_better(r->metric);
     /* shade the side of zero where B is better (green) and where it is worse (red) */
     fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" opacity=\"0.18\"/>\n",
             higher_better ? mid : x0, y, w / 2, row_h - 10, "#2ecc71");
@@ -291,20 +291,20 @@ static void ch_ab_row(FILE *out, const SimAbResult *r, double y, double row_h)
     ch_text(out, x0, y + row_h - 14, "start", 10, CH_DIM, s);
     snprintf(s, sizeof s, "%+.3g", half_range);
     ch_text(out, x0 + w, y + row_h - 14, "end", 10, CH_DIM, s);
-    snprintf(s, sizeof s, "%s (%s)", sim_ab_metric_name(r->metric), ch_ab_units[r->metric]);
+    snprintf(s, sizeof s, "%s (%s)", lab_ab_metric_name(r->metric), ch_ab_units[r->metric]);
     ch_text(out, 24, cy - 4, "start", 15, CH_TEXT, s);
     snprintf(s, sizeof s, "mean A %.2f, B %.2f (%ld pairs)", r->mean_a, r->mean_b, r->n);
     ch_text(out, 24, cy + 16, "start", 12, CH_DIM, s);
-    sim_ab_format_p(r->t.p, p, sizeof p);
+    lab_ab_format_p(r->t.p, p, sizeof p);
     snprintf(s, sizeof s, "B - A %+.2f  [%+.2f, %+.2f]  %s", r->t.mean, r->t.lo, r->t.hi, p);
     ch_text(out, x0 + w + 20, cy - 4, "start", 14, colour, s);
-    sim_ab_verdict(r, s, sizeof s);
+    lab_ab_verdict(r, s, sizeof s);
     ch_text(out, x0 + w + 20, cy + 16, "start", 12, colour, s);
 }
 
-void sim_chart_ab_svg(const SimAbTally *t, int only, FILE *out)
+void lab_chart_ab_svg(const LabAbTally *t, int only, FILE *out)
 {
-    int rows = only >= 0 ? 1 : SIM_AB_METRIC_COUNT;
+    int rows = only >= 0 ? 1 : LAB_AB_METRIC_COUNT;
     const double row_h = 84, top = 110, width = 1400, height = top + rows * row_h + 50;
     char s[SIM_PATH_LEN * 2 + 64];
     fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
@@ -316,21 +316,21 @@ void sim_chart_ab_svg(const SimAbTally *t, int only, FILE *out)
     snprintf(s, sizeof s, "A = %s   B = %s", t->a_driver, t->b_driver);
     ch_text(out, 24, 84, "start", 12, CH_DIM, s);
     int row = 0;
-    for (int m = 0; m < SIM_AB_METRIC_COUNT; m++) {
+    for (int m = 0; m < LAB_AB_METRIC_COUNT; m++) {
         if (only >= 0 && m != only)
             continue;
-        SimAbResult r = sim_ab_result(t, (SimAbMetric)m);
+        LabAbResult r = lab_ab_result(t, (LabAbMetric)m);
         ch_ab_row(out, &r, top + row * row_h, row_h);
         row++;
     }
     fputs("</svg>\n", out);
 }
 
-int sim_chart_ab_write(const SimAbTally *t, int only, const char *path, char *err, size_t err_len)
+int lab_chart_ab_write(const LabAbTally *t, int only, const char *path, char *err, size_t err_len)
 {
     FILE *out;
     if (ch_open(path, &out, err, err_len))
         return 1;
-    sim_chart_ab_svg(t, only, out);
+    lab_chart_ab_svg(t, only, out);
     return ch_close(path, out, err, err_len);
 }

@@ -1,7 +1,6 @@
-/* sim_record.c: race and A/B records as JSON lines: from a session, to a line, and back (see sim_record.h). */
-#include "sim_record.h"
+/* lab_record.c: race and A/B records as JSON lines: from a session, to a line, and back (see lab_record.h). */
+#include "lab.h"
 
-#include "sim_json.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -11,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *sim_record_status_name(SimStatus status)
+const char *lab_record_status_name(SimStatus status)
 {
     switch (status) {
     case SIM_FINISHED: return "finished";
@@ -41,14 +40,14 @@ static void rec_write_opt(FILE *out, const char *key, double x, bool present)
         fprintf(out, ",\"%s\":null", key);
 }
 
-static void rec_write_car(FILE *out, const SimCarRecord *c)
+static void rec_write_car(FILE *out, const LabCarRecord *c)
 {
     fputs("{\"name\":", out);
-    sim_json_write_string(out, c->name);
+    lab_json_write_string(out, c->name);
     fputs(",\"driver_file\":", out);
-    sim_json_write_string(out, c->driver);
+    lab_json_write_string(out, c->driver);
     fprintf(out, ",\"number\":%d,\"grid\":%d,\"position\":%d,\"status\":\"%s\",\"laps\":%d", c->number, c->grid,
-            c->position, sim_record_status_name(c->status), c->laps);
+            c->position, lab_record_status_name(c->status), c->laps);
     rec_write_opt(out, "time_s", c->time_s, c->status == SIM_FINISHED);
     rec_write_opt(out, "best_lap_s", c->best_lap_s, c->laps > 0);
     fprintf(out, ",\"overtakes\":%d,\"positions_lost\":%d,\"lappings\":%d,\"collisions\":%d,\"offtracks\":%d",
@@ -57,12 +56,12 @@ static void rec_write_car(FILE *out, const SimCarRecord *c)
     fputc('}', out);
 }
 
-int sim_record_write(const SimRecord *rec, FILE *out)
+int lab_record_write(const LabRecord *rec, FILE *out)
 {
-    fputs(rec->kind == SIM_RECORD_AB ? "{\"kind\":\"ab\",\"race_file\":" : "{\"race_file\":", out);
-    sim_json_write_string(out, rec->race);
+    fputs(rec->kind == LAB_RECORD_AB ? "{\"kind\":\"ab\",\"race_file\":" : "{\"race_file\":", out);
+    lab_json_write_string(out, rec->race);
     fprintf(out, ",\"seed\":%" PRIu64 ",\"laps\":%d", rec->seed, rec->laps);
-    if (rec->kind == SIM_RECORD_AB) {
+    if (rec->kind == LAB_RECORD_AB) {
         fprintf(out, ",\"seat\":%d,\"a\":", rec->seat);
         rec_write_car(out, &rec->a);
         fputs(",\"b\":", out);
@@ -113,25 +112,25 @@ static int rec_fail(RecParse *rp, const char *key, const char *fmt, ...)
 }
 
 /* "got 1.5", "got a string": what a wrongly typed value was. */
-static const char *rec_got(const SimJson *v, char *buf, size_t len)
+static const char *rec_got(const LabJson *v, char *buf, size_t len)
 {
-    if (v->type == SIM_JSON_NUMBER)
+    if (v->type == LAB_JSON_NUMBER)
         snprintf(buf, len, "%.40s", v->token);
     else
-        snprintf(buf, len, "%s", sim_json_type_name(v->type));
+        snprintf(buf, len, "%s", lab_json_type_name(v->type));
     return buf;
 }
 
-static const SimJson *rec_member(RecParse *rp, const SimJson *obj, const char *key, SimJsonType type)
+static const LabJson *rec_member(RecParse *rp, const LabJson *obj, const char *key, LabJsonType type)
 {
     char buf[64];
-    const SimJson *v = sim_json_get(obj, key);
+    const LabJson *v = lab_json_get(obj, key);
     if (!v) {
         rec_fail(rp, NULL, "missing key \"%s\"", key);
         return NULL;
     }
     if (v->type != type) {
-        rec_fail(rp, key, "expected %s, got %s", sim_json_type_name(type), rec_got(v, buf, sizeof buf));
+        rec_fail(rp, key, "expected %s, got %s", lab_json_type_name(type), rec_got(v, buf, sizeof buf));
         return NULL;
     }
     return v;
@@ -149,9 +148,9 @@ static bool rec_is_integer_token(const char *t)
     return true;
 }
 
-static int rec_int(RecParse *rp, const SimJson *obj, const char *key, int lo, int hi, int *out)
+static int rec_int(RecParse *rp, const LabJson *obj, const char *key, int lo, int hi, int *out)
 {
-    const SimJson *v = rec_member(rp, obj, key, SIM_JSON_NUMBER);
+    const LabJson *v = rec_member(rp, obj, key, LAB_JSON_NUMBER);
     if (!v)
         return 1;
     errno = 0;
@@ -162,9 +161,9 @@ static int rec_int(RecParse *rp, const SimJson *obj, const char *key, int lo, in
     return 0;
 }
 
-static int rec_double(RecParse *rp, const SimJson *obj, const char *key, double *out)
+static int rec_double(RecParse *rp, const LabJson *obj, const char *key, double *out)
 {
-    const SimJson *v = rec_member(rp, obj, key, SIM_JSON_NUMBER);
+    const LabJson *v = rec_member(rp, obj, key, LAB_JSON_NUMBER);
     if (!v)
         return 1;
     if (!(v->number >= 0.0 && v->number <= 1e12))
@@ -174,19 +173,19 @@ static int rec_double(RecParse *rp, const SimJson *obj, const char *key, double 
 }
 
 /* A number, or null (stored as 0) where `run --json` writes null for "not reached". */
-static int rec_opt_double(RecParse *rp, const SimJson *obj, const char *key, double *out)
+static int rec_opt_double(RecParse *rp, const LabJson *obj, const char *key, double *out)
 {
-    const SimJson *v = sim_json_get(obj, key);
-    if (v && v->type == SIM_JSON_NULL) {
+    const LabJson *v = lab_json_get(obj, key);
+    if (v && v->type == LAB_JSON_NULL) {
         *out = 0.0;
         return 0;
     }
     return rec_double(rp, obj, key, out);
 }
 
-static int rec_string(RecParse *rp, const SimJson *obj, const char *key, char *out, size_t cap)
+static int rec_string(RecParse *rp, const LabJson *obj, const char *key, char *out, size_t cap)
 {
-    const SimJson *v = rec_member(rp, obj, key, SIM_JSON_STRING);
+    const LabJson *v = rec_member(rp, obj, key, LAB_JSON_STRING);
     if (!v)
         return 1;
     if (v->len >= cap || strlen(v->token) != v->len)
@@ -195,23 +194,23 @@ static int rec_string(RecParse *rp, const SimJson *obj, const char *key, char *o
     return 0;
 }
 
-static int rec_status(RecParse *rp, const SimJson *obj, SimStatus *out)
+static int rec_status(RecParse *rp, const LabJson *obj, SimStatus *out)
 {
     char s[16];
     if (rec_string(rp, obj, "status", s, sizeof s))
         return 1;
     for (int i = SIM_RUNNING; i <= SIM_DNF; i++)
-        if (strcmp(s, sim_record_status_name((SimStatus)i)) == 0) {
+        if (strcmp(s, lab_record_status_name((SimStatus)i)) == 0) {
             *out = (SimStatus)i;
             return 0;
         }
     return rec_fail(rp, "status", "expected \"finished\", \"dnf\" or \"running\", got \"%s\"", s);
 }
 
-static int rec_parse_car(RecParse *rp, const SimJson *obj, int max_cars, SimCarRecord *c)
+static int rec_parse_car(RecParse *rp, const LabJson *obj, int max_cars, LabCarRecord *c)
 {
     char buf[64];
-    if (obj->type != SIM_JSON_OBJECT)
+    if (obj->type != LAB_JSON_OBJECT)
         return rec_fail(rp, NULL, "expected an object, got %s", rec_got(obj, buf, sizeof buf));
     memset(c, 0, sizeof *c);
     return rec_string(rp, obj, "name", c->name, sizeof c->name) ||
@@ -228,9 +227,9 @@ static int rec_parse_car(RecParse *rp, const SimJson *obj, int max_cars, SimCarR
            rec_double(rp, obj, "offtrack_s", &c->offtrack_s);
 }
 
-static int rec_seed(RecParse *rp, const SimJson *root, uint64_t *out)
+static int rec_seed(RecParse *rp, const LabJson *root, uint64_t *out)
 {
-    const SimJson *v = rec_member(rp, root, "seed", SIM_JSON_NUMBER);
+    const LabJson *v = rec_member(rp, root, "seed", LAB_JSON_NUMBER);
     if (!v)
         return 1;
     errno = 0;
@@ -242,9 +241,9 @@ static int rec_seed(RecParse *rp, const SimJson *root, uint64_t *out)
 }
 
 /* The cars of a race record: start slots and positions each a permutation of 1..cars. */
-static int rec_parse_cars(RecParse *rp, const SimJson *root, SimRecord *out)
+static int rec_parse_cars(RecParse *rp, const LabJson *root, LabRecord *out)
 {
-    const SimJson *cars = rec_member(rp, root, "cars", SIM_JSON_ARRAY);
+    const LabJson *cars = rec_member(rp, root, "cars", LAB_JSON_ARRAY);
     if (!cars)
         return 1;
     if (cars->count < 1 || cars->count > SIM_MAX_CARS)
@@ -253,10 +252,10 @@ static int rec_parse_cars(RecParse *rp, const SimJson *root, SimRecord *out)
     bool seen_grid[SIM_MAX_CARS] = {false}, seen_pos[SIM_MAX_CARS] = {false};
     char where[32];
     int i = 0;
-    for (const SimJson *c = cars->child; c; c = c->next, i++) {
+    for (const LabJson *c = cars->child; c; c = c->next, i++) {
         snprintf(where, sizeof where, "cars[%d].", i);
         rp->where = where;
-        SimCarRecord *car = &out->cars[i];
+        LabCarRecord *car = &out->cars[i];
         if (rec_parse_car(rp, c, cars->count, car))
             return 1;
         const char *dup = seen_grid[car->grid - 1] ? "grid" : seen_pos[car->position - 1] ? "position" : NULL;
@@ -268,18 +267,18 @@ static int rec_parse_cars(RecParse *rp, const SimJson *root, SimRecord *out)
     return 0;
 }
 
-static int rec_parse_ab(RecParse *rp, const SimJson *root, SimRecord *out)
+static int rec_parse_ab(RecParse *rp, const LabJson *root, LabRecord *out)
 {
     if (rec_int(rp, root, "seat", 0, SIM_MAX_CARS - 1, &out->seat))
         return 1;
-    const SimJson *a = rec_member(rp, root, "a", SIM_JSON_OBJECT);
+    const LabJson *a = rec_member(rp, root, "a", LAB_JSON_OBJECT);
     if (!a)
         return 1;
     rp->where = "a.";
     if (rec_parse_car(rp, a, SIM_MAX_CARS, &out->a))
         return 1;
     rp->where = "";
-    const SimJson *b = rec_member(rp, root, "b", SIM_JSON_OBJECT);
+    const LabJson *b = rec_member(rp, root, "b", LAB_JSON_OBJECT);
     if (!b)
         return 1;
     rp->where = "b.";
@@ -289,51 +288,51 @@ static int rec_parse_ab(RecParse *rp, const SimJson *root, SimRecord *out)
     return 0;
 }
 
-static int rec_parse_root(RecParse *rp, const SimJson *root, SimRecord *out)
+static int rec_parse_root(RecParse *rp, const LabJson *root, LabRecord *out)
 {
     char buf[64], kind[8];
-    if (root->type != SIM_JSON_OBJECT)
+    if (root->type != LAB_JSON_OBJECT)
         return rec_fail(rp, NULL, "expected a JSON object, got %s", rec_got(root, buf, sizeof buf));
     /* race records are `run --json` records, which carry no "kind" */
-    const SimJson *k = sim_json_get(root, "kind");
+    const LabJson *k = lab_json_get(root, "kind");
     if (k && rec_string(rp, root, "kind", kind, sizeof kind))
         return 1;
     if (k && strcmp(kind, "ab") != 0)
         return rec_fail(rp, "kind", "expected \"ab\" (or no kind: a race record), got \"%s\"", kind);
-    out->kind = k ? SIM_RECORD_AB : SIM_RECORD_RACE;
+    out->kind = k ? LAB_RECORD_AB : LAB_RECORD_RACE;
     out->seat = -1;
     out->car_count = 0;
     if (rec_string(rp, root, "race_file", out->race, sizeof out->race) || rec_seed(rp, root, &out->seed) ||
         rec_int(rp, root, "laps", 0, 1000000, &out->laps))
         return 1;
-    return out->kind == SIM_RECORD_AB ? rec_parse_ab(rp, root, out) : rec_parse_cars(rp, root, out);
+    return out->kind == LAB_RECORD_AB ? rec_parse_ab(rp, root, out) : rec_parse_cars(rp, root, out);
 }
 
-int sim_record_parse(const char *text, size_t len, const char *path, long line, SimRecord *out, char *err,
+int lab_record_parse(const char *text, size_t len, const char *path, long line, LabRecord *out, char *err,
                      size_t err_len)
 {
     RecParse rp = {path, line, "", err, err_len, 0};
-    SimJsonDoc doc;
+    LabJsonDoc doc;
     char jerr[256];
-    if (sim_json_parse(text, len, &doc, jerr, sizeof jerr)) {
-        sim_json_free(&doc);
+    if (lab_json_parse(text, len, &doc, jerr, sizeof jerr)) {
+        lab_json_free(&doc);
         return rec_fail(&rp, NULL, "%s", jerr);
     }
     int rc = rec_parse_root(&rp, doc.root, out);
-    sim_json_free(&doc);
+    lab_json_free(&doc);
     return rc;
 }
 
 /* ---- a line reader ------------------------------------------------------------------------------------------ */
 
 /* Reads one line into reader->buf (without the newline). Returns its length, -1 at the end, -2 when too long. */
-static long rec_getline(SimRecordReader *r)
+static long rec_getline(LabRecordReader *r)
 {
     size_t n = 0;
     int c;
     while ((c = fgetc(r->file)) != EOF && c != '\n') {
         if (n + 1 >= r->cap) {
-            if (r->cap >= SIM_RECORD_MAX_LINE)
+            if (r->cap >= LAB_RECORD_MAX_LINE)
                 return -2;
             size_t cap = r->cap ? r->cap * 2 : 4096;
             char *buf = realloc(r->buf, cap);
@@ -351,7 +350,7 @@ static long rec_getline(SimRecordReader *r)
     return (long)n;
 }
 
-int sim_record_read(SimRecordReader *reader, SimRecord *out, char *err, size_t err_len)
+int lab_record_read(LabRecordReader *reader, LabRecord *out, char *err, size_t err_len)
 {
     for (;;) {
         long n = rec_getline(reader);
@@ -360,7 +359,7 @@ int sim_record_read(SimRecordReader *reader, SimRecord *out, char *err, size_t e
         reader->line++;
         if (n == -2) {
             snprintf(err, err_len, "%s:%ld: line longer than %d bytes", reader->path, reader->line,
-                     SIM_RECORD_MAX_LINE);
+                     LAB_RECORD_MAX_LINE);
             return -1;
         }
         bool blank = true;
@@ -368,11 +367,11 @@ int sim_record_read(SimRecordReader *reader, SimRecord *out, char *err, size_t e
             blank = reader->buf[i] == ' ' || reader->buf[i] == '\t' || reader->buf[i] == '\r';
         if (blank)
             continue;
-        return sim_record_parse(reader->buf, (size_t)n, reader->path, reader->line, out, err, err_len) ? -1 : 1;
+        return lab_record_parse(reader->buf, (size_t)n, reader->path, reader->line, out, err, err_len) ? -1 : 1;
     }
 }
 
-void sim_record_reader_free(SimRecordReader *reader)
+void lab_record_reader_free(LabRecordReader *reader)
 {
     free(reader->buf);
     reader->buf = NULL;

@@ -1,5 +1,5 @@
-/* sim_ab.c: paired A/B analysis and its report (see sim_ab.h). */
-#include "sim_ab.h"
+/* lab_ab.c: paired A/B analysis and its report (see lab_ab.h). */
+#include "lab.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -13,7 +13,7 @@ typedef struct AbMetricInfo {
     const char *good, *bad; /* how B compares when it is better / worse */
 } AbMetricInfo;
 
-static const AbMetricInfo ab_metrics[SIM_AB_METRIC_COUNT] = {
+static const AbMetricInfo ab_metrics[LAB_AB_METRIC_COUNT] = {
     {"position", "finishing position", false, "finishes %.2f places better", "finishes %.2f places worse"},
     {"time", "race time", false, "is %.2f s faster", "is %.2f s slower"},
     {"overtakes", "overtakes", true, "makes %.2f more overtakes per race", "makes %.2f fewer overtakes per race"},
@@ -22,12 +22,12 @@ static const AbMetricInfo ab_metrics[SIM_AB_METRIC_COUNT] = {
      "spends %.2f s more off track per race"},
 };
 
-const char *sim_ab_metric_name(SimAbMetric m) { return ab_metrics[m].name; }
-bool sim_ab_metric_higher_better(SimAbMetric m) { return ab_metrics[m].higher_better; }
+const char *lab_ab_metric_name(LabAbMetric m) { return ab_metrics[m].name; }
+bool lab_ab_metric_higher_better(LabAbMetric m) { return ab_metrics[m].higher_better; }
 
-int sim_ab_metric_parse(const char *name)
+int lab_ab_metric_parse(const char *name)
 {
-    for (int m = 0; m < SIM_AB_METRIC_COUNT; m++)
+    for (int m = 0; m < LAB_AB_METRIC_COUNT; m++)
         if (strcmp(name, ab_metrics[m].name) == 0)
             return m;
     return -1;
@@ -35,24 +35,24 @@ int sim_ab_metric_parse(const char *name)
 
 /* ---- the tally ---------------------------------------------------------------------------------------------- */
 
-void sim_ab_tally_init(SimAbTally *t) { memset(t, 0, sizeof *t); }
+void lab_ab_tally_init(LabAbTally *t) { memset(t, 0, sizeof *t); }
 
-void sim_ab_tally_free(SimAbTally *t)
+void lab_ab_tally_free(LabAbTally *t)
 {
-    for (int m = 0; m < SIM_AB_METRIC_COUNT; m++) {
+    for (int m = 0; m < LAB_AB_METRIC_COUNT; m++) {
         free(t->a[m]);
         free(t->b[m]);
         free(t->diff[m]);
     }
-    sim_ab_tally_init(t);
+    lab_ab_tally_init(t);
 }
 
-static int ab_grow(SimAbTally *t)
+static int ab_grow(LabAbTally *t)
 {
     if (t->pairs < t->cap)
         return 0;
     long cap = t->cap ? t->cap * 2 : 256;
-    for (int m = 0; m < SIM_AB_METRIC_COUNT; m++) {
+    for (int m = 0; m < LAB_AB_METRIC_COUNT; m++) {
         double **arrays[3] = {&t->a[m], &t->b[m], &t->diff[m]};
         for (int k = 0; k < 3; k++) {
             double *p = realloc(*arrays[k], (size_t)cap * sizeof(double));
@@ -65,9 +65,9 @@ static int ab_grow(SimAbTally *t)
     return 0;
 }
 
-static int ab_check(SimAbTally *t, const SimRecord *rec, char *err, size_t err_len)
+static int ab_check(LabAbTally *t, const LabRecord *rec, char *err, size_t err_len)
 {
-    if (rec->kind != SIM_RECORD_AB) {
+    if (rec->kind != LAB_RECORD_AB) {
         snprintf(err, err_len, "a race record among A/B records (files from `batch` and `ab` cannot be merged)");
         return 1;
     }
@@ -96,7 +96,7 @@ static int ab_check(SimAbTally *t, const SimRecord *rec, char *err, size_t err_l
     return 0;
 }
 
-static void ab_put(SimAbTally *t, SimAbMetric m, double a, double b)
+static void ab_put(LabAbTally *t, LabAbMetric m, double a, double b)
 {
     long i = t->n[m]++;
     t->a[m][i] = a;
@@ -104,7 +104,7 @@ static void ab_put(SimAbTally *t, SimAbMetric m, double a, double b)
     t->diff[m][i] = b - a;
 }
 
-int sim_ab_tally_add(SimAbTally *t, const SimRecord *rec, char *err, size_t err_len)
+int lab_ab_tally_add(LabAbTally *t, const LabRecord *rec, char *err, size_t err_len)
 {
     if (ab_check(t, rec, err, err_len))
         return 1;
@@ -112,13 +112,13 @@ int sim_ab_tally_add(SimAbTally *t, const SimRecord *rec, char *err, size_t err_
         snprintf(err, err_len, "out of memory");
         return 1;
     }
-    const SimCarRecord *a = &rec->a, *b = &rec->b;
-    ab_put(t, SIM_AB_POSITION, a->position, b->position);
+    const LabCarRecord *a = &rec->a, *b = &rec->b;
+    ab_put(t, LAB_AB_POSITION, a->position, b->position);
     if (a->status == SIM_FINISHED && b->status == SIM_FINISHED)
-        ab_put(t, SIM_AB_TIME, a->time_s, b->time_s);
-    ab_put(t, SIM_AB_OVERTAKES, a->overtakes, b->overtakes);
-    ab_put(t, SIM_AB_COLLISIONS, a->collisions, b->collisions);
-    ab_put(t, SIM_AB_OFFTRACK, a->offtrack_s, b->offtrack_s);
+        ab_put(t, LAB_AB_TIME, a->time_s, b->time_s);
+    ab_put(t, LAB_AB_OVERTAKES, a->overtakes, b->overtakes);
+    ab_put(t, LAB_AB_COLLISIONS, a->collisions, b->collisions);
+    ab_put(t, LAB_AB_OFFTRACK, a->offtrack_s, b->offtrack_s);
     t->dnf_a += a->status != SIM_FINISHED;
     t->dnf_b += b->status != SIM_FINISHED;
     t->seat_varies = t->seat_varies || rec->seat != t->first_seat;
@@ -129,23 +129,23 @@ int sim_ab_tally_add(SimAbTally *t, const SimRecord *rec, char *err, size_t err_
 
 /* ---- results ------------------------------------------------------------------------------------------------ */
 
-SimAbResult sim_ab_result(const SimAbTally *t, SimAbMetric m)
+LabAbResult lab_ab_result(const LabAbTally *t, LabAbMetric m)
 {
-    SimAbResult r;
+    LabAbResult r;
     memset(&r, 0, sizeof r);
     r.metric = m;
     r.n = t->n[m];
-    SimRunning ra = sim_running_init(), rb = sim_running_init();
+    LabRunning ra = lab_running_init(), rb = lab_running_init();
     for (long i = 0; i < r.n; i++) {
-        sim_running_add(&ra, t->a[m][i]);
-        sim_running_add(&rb, t->b[m][i]);
+        lab_running_add(&ra, t->a[m][i]);
+        lab_running_add(&rb, t->b[m][i]);
     }
     r.mean_a = ra.mean;
     r.mean_b = rb.mean;
-    r.t = sim_paired_t(t->diff[m], r.n);
+    r.t = lab_paired_t(t->diff[m], r.n);
     double *scratch = malloc((size_t)(r.n > 0 ? r.n : 1) * sizeof(double));
     if (scratch) {
-        r.wilcoxon = sim_wilcoxon(t->diff[m], r.n, scratch);
+        r.wilcoxon = lab_wilcoxon(t->diff[m], r.n, scratch);
         free(scratch);
     } else {
         r.wilcoxon = r.t;
@@ -154,7 +154,7 @@ SimAbResult sim_ab_result(const SimAbTally *t, SimAbMetric m)
     return r;
 }
 
-void sim_ab_format_p(double p, char *buf, size_t len)
+void lab_ab_format_p(double p, char *buf, size_t len)
 {
     if (isnan(p))
         snprintf(buf, len, "p=?");
@@ -166,11 +166,11 @@ void sim_ab_format_p(double p, char *buf, size_t len)
         snprintf(buf, len, "p=%.2f", p);
 }
 
-void sim_ab_verdict(const SimAbResult *r, char *buf, size_t len)
+void lab_ab_verdict(const LabAbResult *r, char *buf, size_t len)
 {
     const AbMetricInfo *info = &ab_metrics[r->metric];
     char p[32], amount[96];
-    sim_ab_format_p(r->t.p, p, sizeof p);
+    lab_ab_format_p(r->t.p, p, sizeof p);
     if (r->n < 2) {
         snprintf(buf, len, "%s: too few pairs to tell (%ld)", info->label, r->n);
         return;
@@ -189,7 +189,7 @@ void sim_ab_verdict(const SimAbResult *r, char *buf, size_t len)
         memcpy(per, " than A per race", strlen(" than A per race"));
 }
 
-static void ab_print_header(const SimAbTally *t, FILE *out)
+static void ab_print_header(const LabAbTally *t, FILE *out)
 {
     fprintf(out, "A/B test on %s: %ld paired races (seeds %" PRIu64 "..%" PRIu64 "), %d lap%s\n", t->race, t->pairs,
             t->first_seed, t->last_seed, t->laps, t->laps == 1 ? "" : "s");
@@ -205,33 +205,33 @@ static void ab_print_header(const SimAbTally *t, FILE *out)
             "B - A", "95% interval", "p (t)", "p (Wilcoxon)");
 }
 
-static void ab_print_row(const SimAbResult *r, FILE *out)
+static void ab_print_row(const LabAbResult *r, FILE *out)
 {
     char interval[64], p[32], pw[32];
     snprintf(interval, sizeof interval, "[%+.3f, %+.3f]", r->t.lo, r->t.hi);
-    sim_ab_format_p(r->t.p, p, sizeof p);
-    sim_ab_format_p(r->wilcoxon.p, pw, sizeof pw);
+    lab_ab_format_p(r->t.p, p, sizeof p);
+    lab_ab_format_p(r->wilcoxon.p, pw, sizeof pw);
     fprintf(out, "%-11s %-7s %6ld %11.3f %11.3f %+11.3f  %-23s %-9s %s\n", ab_metrics[r->metric].name,
             ab_metrics[r->metric].higher_better ? "higher" : "lower", r->n, r->mean_a, r->mean_b, r->t.mean,
             interval, p[1] == '=' ? p + 2 : p + 1, pw[1] == '=' ? pw + 2 : pw + 1);
 }
 
-void sim_ab_tally_print(const SimAbTally *t, int only, FILE *out)
+void lab_ab_tally_print(const LabAbTally *t, int only, FILE *out)
 {
     ab_print_header(t, out);
-    SimAbResult results[SIM_AB_METRIC_COUNT];
-    for (int m = 0; m < SIM_AB_METRIC_COUNT; m++) {
+    LabAbResult results[LAB_AB_METRIC_COUNT];
+    for (int m = 0; m < LAB_AB_METRIC_COUNT; m++) {
         if (only >= 0 && m != only)
             continue;
-        results[m] = sim_ab_result(t, (SimAbMetric)m);
+        results[m] = lab_ab_result(t, (LabAbMetric)m);
         ab_print_row(&results[m], out);
     }
     fputc('\n', out);
-    for (int m = 0; m < SIM_AB_METRIC_COUNT; m++) {
+    for (int m = 0; m < LAB_AB_METRIC_COUNT; m++) {
         if (only >= 0 && m != only)
             continue;
         char verdict[256];
-        sim_ab_verdict(&results[m], verdict, sizeof verdict);
+        lab_ab_verdict(&results[m], verdict, sizeof verdict);
         fprintf(out, "%-11s %s\n", ab_metrics[m].name, verdict);
     }
 }

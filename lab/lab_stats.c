@@ -1,21 +1,21 @@
-/* sim_stats.c: means, intervals and paired tests (see sim_stats.h). */
-#include "sim_stats.h"
+/* lab_stats.c: means, intervals and paired tests (see lab_stats.h). */
+#include "lab.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
-#define SIM_Z95 1.959963984540054 /* standard normal 97.5% quantile */
+#define LAB_Z95 1.959963984540054 /* standard normal 97.5% quantile */
 
 /* ---- running mean and variance ------------------------------------------------------------------------------ */
 
-SimRunning sim_running_init(void)
+LabRunning lab_running_init(void)
 {
-    SimRunning r = {0, 0.0, 0.0, 0.0, 0.0};
+    LabRunning r = {0, 0.0, 0.0, 0.0, 0.0};
     return r;
 }
 
-void sim_running_add(SimRunning *r, double x)
+void lab_running_add(LabRunning *r, double x)
 {
     r->n++;
     double delta = x - r->mean;
@@ -27,33 +27,33 @@ void sim_running_add(SimRunning *r, double x)
         r->max = x;
 }
 
-double sim_running_sd(const SimRunning *r)
+double lab_running_sd(const LabRunning *r)
 {
     if (r->n < 2 || r->m2 <= 0.0)
         return 0.0;
     return sqrt(r->m2 / (double)(r->n - 1));
 }
 
-SimEstimate sim_estimate(const SimRunning *r)
+LabEstimate lab_estimate(const LabRunning *r)
 {
-    SimEstimate e = {r->n, r->mean, sim_running_sd(r), r->mean, r->mean};
+    LabEstimate e = {r->n, r->mean, lab_running_sd(r), r->mean, r->mean};
     if (r->n >= 2) {
-        double half = sim_stats_t_quantile(0.975, (double)(r->n - 1)) * e.sd / sqrt((double)r->n);
+        double half = lab_stats_t_quantile(0.975, (double)(r->n - 1)) * e.sd / sqrt((double)r->n);
         e.lo = e.mean - half;
         e.hi = e.mean + half;
     }
     return e;
 }
 
-SimRate sim_rate(long k, long n)
+LabRate lab_rate(long k, long n)
 {
-    SimRate r = {k, n, 0.0, 0.0, 1.0};
+    LabRate r = {k, n, 0.0, 0.0, 1.0};
     if (n <= 0)
         return r;
-    double nn = (double)n, p = (double)k / nn, z2 = SIM_Z95 * SIM_Z95;
+    double nn = (double)n, p = (double)k / nn, z2 = LAB_Z95 * LAB_Z95;
     double denom = 1.0 + z2 / nn;
     double centre = (p + z2 / (2.0 * nn)) / denom;
-    double half = SIM_Z95 / denom * sqrt(p * (1.0 - p) / nn + z2 / (4.0 * nn * nn));
+    double half = LAB_Z95 / denom * sqrt(p * (1.0 - p) / nn + z2 / (4.0 * nn * nn));
     r.p = p;
     r.lo = fmax(0.0, centre - half);
     r.hi = fmin(1.0, centre + half);
@@ -62,14 +62,14 @@ SimRate sim_rate(long k, long n)
 
 /* ---- special functions -------------------------------------------------------------------------------------- */
 
-double sim_stats_lgamma(double x)
+double lab_stats_lgamma(double x)
 {
     /* Lanczos approximation (g = 7, n = 9), good to ~15 digits for x > 0; reflection is not needed here. */
     static const double c[9] = {0.99999999999980993,  676.5203681218851,     -1259.1392167224028,
                                 771.32342877765313,   -176.61502916214059,   12.507343278686905,
                                 -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7};
     if (x < 0.5) /* lgamma(x) = lgamma(x + 1) - log(x) keeps the series in its accurate range */
-        return sim_stats_lgamma(x + 1.0) - log(x);
+        return lab_stats_lgamma(x + 1.0) - log(x);
     x -= 1.0;
     double a = c[0];
     double t = x + 7.5;
@@ -111,47 +111,47 @@ static double stats_betacf(double a, double b, double x)
     return h;
 }
 
-double sim_stats_betainc(double a, double b, double x)
+double lab_stats_betainc(double a, double b, double x)
 {
     if (!(x > 0.0))
         return 0.0;
     if (!(x < 1.0))
         return 1.0;
-    double lbt = sim_stats_lgamma(a + b) - sim_stats_lgamma(a) - sim_stats_lgamma(b) + a * log(x) + b * log1p(-x);
+    double lbt = lab_stats_lgamma(a + b) - lab_stats_lgamma(a) - lab_stats_lgamma(b) + a * log(x) + b * log1p(-x);
     double bt = exp(lbt);
     if (x < (a + 1.0) / (a + b + 2.0))
         return bt * stats_betacf(a, b, x) / a;
     return 1.0 - bt * stats_betacf(b, a, 1.0 - x) / b;
 }
 
-double sim_stats_t_p2(double t, double df)
+double lab_stats_t_p2(double t, double df)
 {
     if (isnan(t))
         return 1.0;
     if (isinf(t))
         return 0.0;
-    return sim_stats_betainc(df / 2.0, 0.5, df / (df + t * t));
+    return lab_stats_betainc(df / 2.0, 0.5, df / (df + t * t));
 }
 
-double sim_stats_t_cdf(double t, double df)
+double lab_stats_t_cdf(double t, double df)
 {
-    double tail = 0.5 * sim_stats_t_p2(t, df);
+    double tail = 0.5 * lab_stats_t_p2(t, df);
     return t >= 0.0 ? 1.0 - tail : tail;
 }
 
-double sim_stats_t_quantile(double p, double df)
+double lab_stats_t_quantile(double p, double df)
 {
     if (!(p > 0.0 && p < 1.0))
         return p >= 1.0 ? INFINITY : -INFINITY;
     if (p < 0.5)
-        return -sim_stats_t_quantile(1.0 - p, df);
+        return -lab_stats_t_quantile(1.0 - p, df);
     /* Bisection on the monotone cdf: slow but exact to the last bits, and quantiles are computed rarely. */
     double lo = 0.0, hi = 1.0;
-    while (sim_stats_t_cdf(hi, df) < p && hi < 1e300)
+    while (lab_stats_t_cdf(hi, df) < p && hi < 1e300)
         hi *= 2.0;
     for (int i = 0; i < 200 && hi - lo > DBL_EPSILON * hi; i++) {
         double mid = 0.5 * (lo + hi);
-        if (sim_stats_t_cdf(mid, df) < p)
+        if (lab_stats_t_cdf(mid, df) < p)
             lo = mid;
         else
             hi = mid;
@@ -159,17 +159,17 @@ double sim_stats_t_quantile(double p, double df)
     return 0.5 * (lo + hi);
 }
 
-double sim_stats_normal_p2(double z) { return erfc(fabs(z) / sqrt(2.0)); }
+double lab_stats_normal_p2(double z) { return erfc(fabs(z) / sqrt(2.0)); }
 
 /* ---- paired tests ------------------------------------------------------------------------------------------- */
 
-SimPairedTest sim_paired_t(const double *d, long n)
+LabPairedTest lab_paired_t(const double *d, long n)
 {
-    SimRunning r = sim_running_init();
+    LabRunning r = lab_running_init();
     for (long i = 0; i < n; i++)
-        sim_running_add(&r, d[i]);
-    SimEstimate e = sim_estimate(&r);
-    SimPairedTest t = {n, e.mean, e.lo, e.hi, 0.0, 1.0};
+        lab_running_add(&r, d[i]);
+    LabEstimate e = lab_estimate(&r);
+    LabPairedTest t = {n, e.mean, e.lo, e.hi, 0.0, 1.0};
     if (n < 2)
         return t;
     if (e.sd == 0.0) {
@@ -178,7 +178,7 @@ SimPairedTest sim_paired_t(const double *d, long n)
         return t;
     }
     t.t = e.mean / (e.sd / sqrt((double)n));
-    t.p = sim_stats_t_p2(t.t, (double)(n - 1));
+    t.p = lab_stats_t_p2(t.t, (double)(n - 1));
     return t;
 }
 
@@ -188,9 +188,9 @@ static int stats_cmp_abs(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
-SimPairedTest sim_wilcoxon(const double *d, long n, double *scratch)
+LabPairedTest lab_wilcoxon(const double *d, long n, double *scratch)
 {
-    SimPairedTest t = sim_paired_t(d, n);
+    LabPairedTest t = lab_paired_t(d, n);
     long m = 0;
     for (long i = 0; i < n; i++)
         if (d[i] != 0.0)
@@ -222,6 +222,6 @@ SimPairedTest sim_wilcoxon(const double *d, long n, double *scratch)
     double diff = w_plus - mean;
     double corrected = diff > 0.5 ? diff - 0.5 : diff < -0.5 ? diff + 0.5 : 0.0; /* continuity correction */
     t.t = corrected / sqrt(var);
-    t.p = sim_stats_normal_p2(t.t);
+    t.p = lab_stats_normal_p2(t.t);
     return t;
 }

@@ -1,6 +1,6 @@
-/* sim_record_session.c: car records filled from a finished session (kept apart from sim_record.c so the record
+/* lab_record_session.c: car records filled from a finished session (kept apart from lab_record.c so the record
  * reader and writer link without the simulation). */
-#include "sim_record.h"
+#include "lab.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -10,7 +10,7 @@ static void rec_copy(char *dst, size_t cap, const char *src)
     snprintf(dst, cap, "%s", src ? src : "");
 }
 
-void sim_car_record_from_session(const SimSession *session, int car_id, SimCarRecord *out)
+void lab_car_record_from_session(const SimSession *session, int car_id, LabCarRecord *out)
 {
     const SimRace *race = sim_session_race(session);
     const SimCar *car = sim_world_car(sim_session_world((SimSession *)session), car_id);

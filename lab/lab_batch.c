@@ -1,7 +1,7 @@
-/* sim_batch.c: a small pool of pthreads over job indices (see sim_batch.h). Workers take the next index under a
+/* lab_batch.c: a small pool of pthreads over job indices (see lab_batch.h). Workers take the next index under a
  * lock, run it unlocked, then store the text; whoever completes the lowest missing index drains the contiguous
  * prefix to the consumer, still under the lock, so consumption is serial and in order. */
-#include "sim_batch.h"
+#include "lab.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 typedef struct BatchState {
-    const SimBatchDef *def;
+    const LabBatchDef *def;
     pthread_mutex_t lock;
     long next;       /* next index to hand out */
     long consumed;   /* texts [0, consumed) are consumed */
@@ -20,9 +20,9 @@ typedef struct BatchState {
     size_t err_len;
 } BatchState;
 
-SimBatchDef sim_batch_default_def(void)
+LabBatchDef lab_batch_default_def(void)
 {
-    SimBatchDef def;
+    LabBatchDef def;
     memset(&def, 0, sizeof def);
     def.threads = 1;
     return def;
@@ -43,7 +43,7 @@ static void batch_drain(BatchState *st)
 static void *batch_worker(void *arg)
 {
     BatchState *st = arg;
-    const SimBatchDef *def = st->def;
+    const LabBatchDef *def = st->def;
     char err[512];
     for (;;) {
         pthread_mutex_lock(&st->lock);
@@ -69,7 +69,7 @@ static void *batch_worker(void *arg)
     }
 }
 
-int sim_batch_run(const SimBatchDef *def, char *err, size_t err_len)
+int lab_batch_run(const LabBatchDef *def, char *err, size_t err_len)
 {
     if (def->count <= 0)
         return 0;

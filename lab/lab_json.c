@@ -1,6 +1,6 @@
-/* sim_json.c: strict JSON parsing into a tree (see sim_json.h). Recursive descent with a depth limit, so hostile
+/* lab_json.c: strict JSON parsing into a tree (see lab_json.h). Recursive descent with a depth limit, so hostile
  * input can neither overflow the stack nor make the parser read past the end of its text. */
-#include "sim_json.h"
+#include "lab.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -10,10 +10,10 @@
 
 #define JSON_BLOCK_NODES 128
 
-struct SimJsonBlock {
-    SimJsonBlock *next;
+struct LabJsonBlock {
+    LabJsonBlock *next;
     int used;
-    SimJson nodes[JSON_BLOCK_NODES];
+    LabJson nodes[JSON_BLOCK_NODES];
 };
 
 typedef struct JsonParser {
@@ -21,7 +21,7 @@ typedef struct JsonParser {
     size_t len, pos;
     char *strings;
     size_t strings_used;
-    SimJsonDoc *doc;
+    LabJsonDoc *doc;
     char *err;
     size_t err_len;
     int failed;
@@ -41,9 +41,9 @@ static void json_fail(JsonParser *p, const char *fmt, ...)
     va_end(ap);
 }
 
-static SimJson *json_node(JsonParser *p, SimJsonType type)
+static LabJson *json_node(JsonParser *p, LabJsonType type)
 {
-    SimJsonBlock *b = p->doc->blocks;
+    LabJsonBlock *b = p->doc->blocks;
     if (!b || b->used == JSON_BLOCK_NODES) {
         b = malloc(sizeof *b);
         if (!b) {
@@ -54,7 +54,7 @@ static SimJson *json_node(JsonParser *p, SimJsonType type)
         b->used = 0;
         p->doc->blocks = b;
     }
-    SimJson *v = &b->nodes[b->used++];
+    LabJson *v = &b->nodes[b->used++];
     memset(v, 0, sizeof *v);
     v->type = type;
     return v;
@@ -85,7 +85,7 @@ static const char *json_found(const JsonParser *p, char *buf, size_t len)
     return buf;
 }
 
-static SimJson *json_value(JsonParser *p, int depth);
+static LabJson *json_value(JsonParser *p, int depth);
 
 static int json_literal(JsonParser *p, const char *word)
 {
@@ -190,7 +190,7 @@ static size_t json_escape(JsonParser *p, char *o)
     return json_put_utf8(o, cp);
 }
 
-static SimJson *json_string(JsonParser *p)
+static LabJson *json_string(JsonParser *p)
 {
     p->pos++; /* the opening quote */
     char *out = p->strings + p->strings_used;
@@ -220,7 +220,7 @@ static SimJson *json_string(JsonParser *p)
     p->pos++;
     out[n] = '\0';
     p->strings_used += n + 1;
-    SimJson *v = json_node(p, SIM_JSON_STRING);
+    LabJson *v = json_node(p, LAB_JSON_STRING);
     if (v) {
         v->token = out;
         v->len = n;
@@ -236,7 +236,7 @@ static size_t json_digits(JsonParser *p)
     return p->pos - start;
 }
 
-static SimJson *json_number(JsonParser *p)
+static LabJson *json_number(JsonParser *p)
 {
     size_t start = p->pos;
     if (json_peek(p) == '-')
@@ -275,7 +275,7 @@ static SimJson *json_number(JsonParser *p)
         json_fail(p, "number out of range");
         return NULL;
     }
-    SimJson *v = json_node(p, SIM_JSON_NUMBER);
+    LabJson *v = json_node(p, LAB_JSON_NUMBER);
     if (v) {
         v->number = x;
         v->token = tok;
@@ -284,11 +284,11 @@ static SimJson *json_number(JsonParser *p)
 }
 
 /* Elements of an array or members of an object, after the opening bracket. */
-static SimJson *json_container(JsonParser *p, int depth, bool object)
+static LabJson *json_container(JsonParser *p, int depth, bool object)
 {
     char close = object ? '}' : ']';
     char buf[16];
-    SimJson *v = json_node(p, object ? SIM_JSON_OBJECT : SIM_JSON_ARRAY);
+    LabJson *v = json_node(p, object ? LAB_JSON_OBJECT : LAB_JSON_ARRAY);
     if (!v)
         return NULL;
     p->pos++;
@@ -297,7 +297,7 @@ static SimJson *json_container(JsonParser *p, int depth, bool object)
         p->pos++;
         return v;
     }
-    SimJson **tail = &v->child;
+    LabJson **tail = &v->child;
     for (;;) {
         json_skip_ws(p);
         const char *key = NULL;
@@ -307,15 +307,15 @@ static SimJson *json_container(JsonParser *p, int depth, bool object)
                 return NULL;
             }
             size_t key_pos = p->pos;
-            SimJson *k = json_string(p);
+            LabJson *k = json_string(p);
             if (!k)
                 return NULL;
             key = k->token;
-            if (v->count >= SIM_JSON_MAX_MEMBERS) {
-                json_fail(p, "more than %d members in an object", SIM_JSON_MAX_MEMBERS);
+            if (v->count >= LAB_JSON_MAX_MEMBERS) {
+                json_fail(p, "more than %d members in an object", LAB_JSON_MAX_MEMBERS);
                 return NULL;
             }
-            if (strlen(key) != k->len || sim_json_get(v, key)) {
+            if (strlen(key) != k->len || lab_json_get(v, key)) {
                 p->pos = key_pos;
                 json_fail(p, strlen(key) != k->len ? "NUL character in a key" : "duplicate key \"%s\"", key);
                 return NULL;
@@ -327,7 +327,7 @@ static SimJson *json_container(JsonParser *p, int depth, bool object)
             }
             p->pos++;
         }
-        SimJson *e = json_value(p, depth + 1);
+        LabJson *e = json_value(p, depth + 1);
         if (!e)
             return NULL;
         e->key = key;
@@ -349,16 +349,16 @@ static SimJson *json_container(JsonParser *p, int depth, bool object)
     }
 }
 
-static SimJson *json_value(JsonParser *p, int depth)
+static LabJson *json_value(JsonParser *p, int depth)
 {
     char buf[16];
-    if (depth > SIM_JSON_MAX_DEPTH) {
-        json_fail(p, "nested deeper than %d levels", SIM_JSON_MAX_DEPTH);
+    if (depth > LAB_JSON_MAX_DEPTH) {
+        json_fail(p, "nested deeper than %d levels", LAB_JSON_MAX_DEPTH);
         return NULL;
     }
     json_skip_ws(p);
     int c = json_peek(p);
-    SimJson *v;
+    LabJson *v;
     switch (c) {
     case '{': return json_container(p, depth, true);
     case '[': return json_container(p, depth, false);
@@ -367,12 +367,12 @@ static SimJson *json_value(JsonParser *p, int depth)
     case 'f':
         if (json_literal(p, c == 't' ? "true" : "false"))
             return NULL;
-        v = json_node(p, SIM_JSON_BOOL);
+        v = json_node(p, LAB_JSON_BOOL);
         if (v)
             v->boolean = c == 't';
         return v;
     case 'n':
-        return json_literal(p, "null") ? NULL : json_node(p, SIM_JSON_NULL);
+        return json_literal(p, "null") ? NULL : json_node(p, LAB_JSON_NULL);
     default:
         if (c == '-' || (c >= '0' && c <= '9'))
             return json_number(p);
@@ -381,7 +381,7 @@ static SimJson *json_value(JsonParser *p, int depth)
     }
 }
 
-int sim_json_parse(const char *text, size_t len, SimJsonDoc *doc, char *err, size_t err_len)
+int lab_json_parse(const char *text, size_t len, LabJsonDoc *doc, char *err, size_t err_len)
 {
     memset(doc, 0, sizeof *doc);
     if (err_len)
@@ -393,7 +393,7 @@ int sim_json_parse(const char *text, size_t len, SimJsonDoc *doc, char *err, siz
         return 1;
     }
     p.strings = doc->strings;
-    SimJson *root = json_value(&p, 0);
+    LabJson *root = json_value(&p, 0);
     if (root) {
         json_skip_ws(&p);
         if (p.pos < p.len)
@@ -405,10 +405,10 @@ int sim_json_parse(const char *text, size_t len, SimJsonDoc *doc, char *err, siz
     return 0;
 }
 
-void sim_json_free(SimJsonDoc *doc)
+void lab_json_free(LabJsonDoc *doc)
 {
     while (doc->blocks) {
-        SimJsonBlock *next = doc->blocks->next;
+        LabJsonBlock *next = doc->blocks->next;
         free(doc->blocks);
         doc->blocks = next;
     }
@@ -417,23 +417,23 @@ void sim_json_free(SimJsonDoc *doc)
     doc->root = NULL;
 }
 
-const SimJson *sim_json_get(const SimJson *object, const char *key)
+const LabJson *lab_json_get(const LabJson *object, const char *key)
 {
-    if (!object || object->type != SIM_JSON_OBJECT)
+    if (!object || object->type != LAB_JSON_OBJECT)
         return NULL;
-    for (const SimJson *m = object->child; m; m = m->next)
+    for (const LabJson *m = object->child; m; m = m->next)
         if (strcmp(m->key, key) == 0)
             return m;
     return NULL;
 }
 
-const char *sim_json_type_name(SimJsonType type)
+const char *lab_json_type_name(LabJsonType type)
 {
     static const char *names[] = {"null", "a boolean", "a number", "a string", "an array", "an object"};
     return (unsigned)type < sizeof names / sizeof names[0] ? names[type] : "?";
 }
 
-void sim_json_write_string(FILE *out, const char *s)
+void lab_json_write_string(FILE *out, const char *s)
 {
     fputc('"', out);
     for (const unsigned char *c = (const unsigned char *)s; *c; c++) {

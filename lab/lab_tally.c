@@ -1,29 +1,29 @@
-/* sim_tally.c: per-driver batch aggregates and their table (see sim_tally.h). */
-#include "sim_tally.h"
+/* lab_tally.c: per-driver batch aggregates and their table (see lab_tally.h). */
+#include "lab.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-void sim_batch_tally_init(SimBatchTally *t) { memset(t, 0, sizeof *t); }
+void lab_batch_tally_init(LabBatchTally *t) { memset(t, 0, sizeof *t); }
 
-static void tally_driver_init(SimDriverTally *d, const SimCarRecord *c)
+static void tally_driver_init(LabDriverTally *d, const LabCarRecord *c)
 {
     memset(d, 0, sizeof *d);
     snprintf(d->name, sizeof d->name, "%s", c->name);
     snprintf(d->driver, sizeof d->driver, "%s", c->driver);
     d->number = c->number;
-    d->position = d->overtakes = d->positions_lost = sim_running_init();
-    d->collisions = d->offtrack_s = d->best_lap_s = sim_running_init();
+    d->position = d->overtakes = d->positions_lost = lab_running_init();
+    d->collisions = d->offtrack_s = d->best_lap_s = lab_running_init();
 }
 
-static bool tally_same(const SimDriverTally *d, const SimCarRecord *c)
+static bool tally_same(const LabDriverTally *d, const LabCarRecord *c)
 {
     return d->number == c->number && strcmp(d->name, c->name) == 0 && strcmp(d->driver, c->driver) == 0;
 }
 
 /* The row of a car, or -1. */
-static int tally_find(const SimBatchTally *t, const SimCarRecord *c)
+static int tally_find(const LabBatchTally *t, const LabCarRecord *c)
 {
     for (int i = 0; i < t->car_count; i++)
         if (tally_same(&t->drivers[i], c))
@@ -32,7 +32,7 @@ static int tally_find(const SimBatchTally *t, const SimCarRecord *c)
 }
 
 /* The first record fixes the race and its cars; every later one must be the same race in a later seed. */
-static int tally_first(SimBatchTally *t, const SimRecord *rec, char *err, size_t err_len)
+static int tally_first(LabBatchTally *t, const LabRecord *rec, char *err, size_t err_len)
 {
     snprintf(t->race, sizeof t->race, "%s", rec->race);
     t->laps = rec->laps;
@@ -49,9 +49,9 @@ static int tally_first(SimBatchTally *t, const SimRecord *rec, char *err, size_t
     return 0;
 }
 
-static int tally_check(SimBatchTally *t, const SimRecord *rec, char *err, size_t err_len)
+static int tally_check(LabBatchTally *t, const LabRecord *rec, char *err, size_t err_len)
 {
-    if (rec->kind != SIM_RECORD_RACE) {
+    if (rec->kind != LAB_RECORD_RACE) {
         snprintf(err, err_len, "an A/B record among race records (files from `batch` and `ab` cannot be merged)");
         return 1;
     }
@@ -80,24 +80,24 @@ static int tally_check(SimBatchTally *t, const SimRecord *rec, char *err, size_t
     return 0;
 }
 
-int sim_batch_tally_add(SimBatchTally *t, const SimRecord *rec, char *err, size_t err_len)
+int lab_batch_tally_add(LabBatchTally *t, const LabRecord *rec, char *err, size_t err_len)
 {
     if (tally_check(t, rec, err, err_len))
         return 1;
     for (int i = 0; i < rec->car_count; i++) {
-        const SimCarRecord *c = &rec->cars[i];
-        SimDriverTally *d = &t->drivers[tally_find(t, c)];
+        const LabCarRecord *c = &rec->cars[i];
+        LabDriverTally *d = &t->drivers[tally_find(t, c)];
         d->races++;
         d->wins += c->position == 1;
         d->podiums += c->position <= 3;
         d->dnfs += c->status != SIM_FINISHED;
-        sim_running_add(&d->position, c->position);
-        sim_running_add(&d->overtakes, c->overtakes);
-        sim_running_add(&d->positions_lost, c->positions_lost);
-        sim_running_add(&d->collisions, c->collisions);
-        sim_running_add(&d->offtrack_s, c->offtrack_s);
+        lab_running_add(&d->position, c->position);
+        lab_running_add(&d->overtakes, c->overtakes);
+        lab_running_add(&d->positions_lost, c->positions_lost);
+        lab_running_add(&d->collisions, c->collisions);
+        lab_running_add(&d->offtrack_s, c->offtrack_s);
         if (c->laps > 0 && c->best_lap_s > 0.0)
-            sim_running_add(&d->best_lap_s, c->best_lap_s);
+            lab_running_add(&d->best_lap_s, c->best_lap_s);
     }
     t->races++;
     t->last_seed = rec->seed;
@@ -129,13 +129,13 @@ static void tally_pad(FILE *out, const char *s, int width)
 }
 
 /* "4.31 ±0.22": a mean and the half-width of its interval (t intervals are symmetric). */
-static void tally_cell_mean(FILE *out, const SimRunning *r, int decimals)
+static void tally_cell_mean(FILE *out, const LabRunning *r, int decimals)
 {
     char buf[40];
     if (r->n == 0)
         snprintf(buf, sizeof buf, "-");
     else {
-        SimEstimate e = sim_estimate(r);
+        LabEstimate e = lab_estimate(r);
         snprintf(buf, sizeof buf, "%.*f ±%.*f", decimals, e.mean, decimals, e.hi - e.mean);
     }
     tally_pad(out, buf, 15);
@@ -145,12 +145,12 @@ static void tally_cell_mean(FILE *out, const SimRunning *r, int decimals)
 static void tally_cell_rate(FILE *out, long k, long n)
 {
     char buf[40];
-    SimRate r = sim_rate(k, n);
+    LabRate r = lab_rate(k, n);
     snprintf(buf, sizeof buf, "%.0f%% [%.0f-%.0f]", 100.0 * r.p, 100.0 * r.lo, 100.0 * r.hi);
     tally_pad(out, buf, 13);
 }
 
-static void tally_print_row(FILE *out, const SimDriverTally *d)
+static void tally_print_row(FILE *out, const LabDriverTally *d)
 {
     fprintf(out, "%-16.16s %3d", d->name, d->number);
     tally_cell_mean(out, &d->position, 2);
@@ -169,7 +169,7 @@ static void tally_print_row(FILE *out, const SimDriverTally *d)
     fputc('\n', out);
 }
 
-void sim_batch_tally_print(const SimBatchTally *t, FILE *out)
+void lab_batch_tally_print(const LabBatchTally *t, FILE *out)
 {
     fprintf(out, "race %s: %ld races (seeds %" PRIu64 "..%" PRIu64 "), %d lap%s, %d cars, grid shuffled by seed\n",
             t->race, t->races, t->first_seed, t->last_seed, t->laps, t->laps == 1 ? "" : "s", t->car_count);

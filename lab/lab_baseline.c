@@ -1,12 +1,11 @@
-/* sim_baseline.c: baseline files (see sim_baseline.h for the format and the rules).
+/* lab_baseline.c: baseline files (see lab_baseline.h for the format and the rules).
  *
  * The reader checks the envelope before the content: the first line says what the file is, the last line must be
  * the checksum (else the file was cut short), and the checksum must match (else it was edited). Only then are the
  * records parsed, strictly and in their fixed order, so every message names the line that is wrong.
  */
-#include "sim_baseline.h"
+#include "lab.h"
 
-#include "sim_ini.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -18,7 +17,7 @@
  * Hashing and fingerprints
  *--------------------------------------------------------------------------------------------------------------*/
 
-static uint64_t sim_fnv(uint64_t h, const void *data, size_t n)
+static uint64_t lab_fnv(uint64_t h, const void *data, size_t n)
 {
     const unsigned char *b = data;
     for (size_t i = 0; i < n; i++) {
@@ -28,23 +27,23 @@ static uint64_t sim_fnv(uint64_t h, const void *data, size_t n)
     return h;
 }
 
-#define SIM_FNV_SEED 14695981039346656037ULL
+#define LAB_FNV_SEED 14695981039346656037ULL
 
 /* Hashes a file's bytes (and its name's absence: a missing file hashes as "missing"). */
-static uint64_t sim_fnv_file(uint64_t h, const char *path)
+static uint64_t lab_fnv_file(uint64_t h, const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return sim_fnv(h, "missing", 7);
+        return lab_fnv(h, "missing", 7);
     unsigned char buf[4096];
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        h = sim_fnv(h, buf, n);
+        h = lab_fnv(h, buf, n);
     fclose(f);
     return h;
 }
 
-int sim_baseline_init(SimBaseline *b, const SimRace *race, bool shuffle_grid, char *err, size_t err_len)
+int lab_baseline_init(LabBaseline *b, const SimRace *race, bool shuffle_grid, char *err, size_t err_len)
 {
     memset(b, 0, sizeof *b);
     TrkTrack *t = trk_load(race->track_path, NULL, err, err_len);
@@ -58,25 +57,25 @@ int sim_baseline_init(SimBaseline *b, const SimRace *race, bool shuffle_grid, ch
     snprintf(b->tick_hz, sizeof b->tick_hz, "%g", race->tick_hz);
     b->cars = race->entry_count;
     b->shuffle_grid = shuffle_grid;
-    uint64_t h = sim_fnv_file(SIM_FNV_SEED, race->path);
-    h = sim_fnv_file(h, race->track_path);
-    h = sim_fnv(h, &race->car, sizeof race->car); /* the car file's path is not kept: hash what it gave */
+    uint64_t h = lab_fnv_file(LAB_FNV_SEED, race->path);
+    h = lab_fnv_file(h, race->track_path);
+    h = lab_fnv(h, &race->car, sizeof race->car); /* the car file's path is not kept: hash what it gave */
     for (int i = 0; i < race->entry_count; i++) {
         snprintf(b->drivers[i], sizeof b->drivers[i], "%s", race->entries[i].personality.name);
-        h = sim_fnv_file(h, race->entries[i].driver_path);
+        h = lab_fnv_file(h, race->entries[i].driver_path);
     }
     b->files_hash = h;
     return 0;
 }
 
-void sim_baseline_free(SimBaseline *b)
+void lab_baseline_free(LabBaseline *b)
 {
     free(b->runs);
     b->runs = NULL;
     b->run_count = 0;
 }
 
-int sim_baseline_alloc_runs(SimBaseline *b, int count)
+int lab_baseline_alloc_runs(LabBaseline *b, int count)
 {
     free(b->runs);
     b->runs = calloc((size_t)(count > 0 ? count : 1), sizeof *b->runs);
@@ -84,7 +83,7 @@ int sim_baseline_alloc_runs(SimBaseline *b, int count)
     return b->runs ? 0 : 1;
 }
 
-void sim_baseline_run_from_session(const SimSession *session, SimBaselineRun *out)
+void lab_baseline_run_from_session(const SimSession *session, LabBaselineRun *out)
 {
     SimWorld *w = sim_session_world((SimSession *)session); /* read only: the accessor is not const */
     memset(out, 0, sizeof *out);
@@ -108,19 +107,19 @@ void sim_baseline_run_from_session(const SimSession *session, SimBaselineRun *ou
  * Writing
  *--------------------------------------------------------------------------------------------------------------*/
 
-typedef struct SimBuf {
+typedef struct LabBuf {
     char *text;
     size_t len, cap;
     bool failed;
-} SimBuf;
+} LabBuf;
 
-static void sim_buf_printf(SimBuf *b, const char *fmt, ...)
+static void lab_buf_printf(LabBuf *b, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 
-static void sim_buf_printf(SimBuf *b, const char *fmt, ...)
+static void lab_buf_printf(LabBuf *b, const char *fmt, ...)
 {
     if (b->failed)
         return;
@@ -144,37 +143,37 @@ static void sim_buf_printf(SimBuf *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
-static void sim_baseline_write_run(SimBuf *out, const SimBaselineRun *r)
+static void lab_baseline_write_run(LabBuf *out, const LabBaselineRun *r)
 {
-    sim_buf_printf(out, "seed %" PRIu64 " overtakes=%d collisions=%d offtracks=%d order=", r->seed, r->overtakes,
+    lab_buf_printf(out, "seed %" PRIu64 " overtakes=%d collisions=%d offtracks=%d order=", r->seed, r->overtakes,
                    r->collisions, r->offtracks);
     for (int k = 0; k < r->car_count; k++)
-        sim_buf_printf(out, "%s%d%s", k ? "," : "", r->order[k] + 1, r->retired[k] ? "r" : "");
-    sim_buf_printf(out, "\n");
+        lab_buf_printf(out, "%s%d%s", k ? "," : "", r->order[k] + 1, r->retired[k] ? "r" : "");
+    lab_buf_printf(out, "\n");
 }
 
-char *sim_baseline_write(const SimBaseline *b)
+char *lab_baseline_write(const LabBaseline *b)
 {
-    SimBuf out = {NULL, 0, 0, false};
-    sim_buf_printf(&out, "racesim-baseline %d\nrace %s\ntrack %s %s\nlaps %d\ntick_hz %s\ncars %d\nshuffle_grid %d\n",
-                   SIM_BASELINE_VERSION, b->race_path, b->track_length, b->track_name, b->laps, b->tick_hz, b->cars,
+    LabBuf out = {NULL, 0, 0, false};
+    lab_buf_printf(&out, "racesim-baseline %d\nrace %s\ntrack %s %s\nlaps %d\ntick_hz %s\ncars %d\nshuffle_grid %d\n",
+                   LAB_BASELINE_VERSION, b->race_path, b->track_length, b->track_name, b->laps, b->tick_hz, b->cars,
                    b->shuffle_grid ? 1 : 0);
     for (int i = 0; i < b->cars; i++)
-        sim_buf_printf(&out, "driver %d %s\n", i + 1, b->drivers[i]);
-    sim_buf_printf(&out, "files %016" PRIx64 "\n", b->files_hash);
-    sim_buf_printf(&out, "tolerance overtakes=%d collisions=%d offtracks=%d orders=%d\n", b->tol.overtakes,
+        lab_buf_printf(&out, "driver %d %s\n", i + 1, b->drivers[i]);
+    lab_buf_printf(&out, "files %016" PRIx64 "\n", b->files_hash);
+    lab_buf_printf(&out, "tolerance overtakes=%d collisions=%d offtracks=%d orders=%d\n", b->tol.overtakes,
                    b->tol.collisions, b->tol.offtracks, b->tol.orders);
     long t_ov = 0, t_co = 0, t_of = 0;
     for (int i = 0; i < b->run_count; i++) {
-        sim_baseline_write_run(&out, &b->runs[i]);
+        lab_baseline_write_run(&out, &b->runs[i]);
         t_ov += b->runs[i].overtakes;
         t_co += b->runs[i].collisions;
         t_of += b->runs[i].offtracks;
     }
-    sim_buf_printf(&out, "total seeds=%d overtakes=%ld collisions=%ld offtracks=%ld\n", b->run_count, t_ov, t_co,
+    lab_buf_printf(&out, "total seeds=%d overtakes=%ld collisions=%ld offtracks=%ld\n", b->run_count, t_ov, t_co,
                    t_of);
-    uint64_t sum = out.failed ? 0 : sim_fnv(SIM_FNV_SEED, out.text, out.len);
-    sim_buf_printf(&out, "checksum %016" PRIx64 "\n", sum);
+    uint64_t sum = out.failed ? 0 : lab_fnv(LAB_FNV_SEED, out.text, out.len);
+    lab_buf_printf(&out, "checksum %016" PRIx64 "\n", sum);
     if (out.failed) {
         free(out.text);
         return NULL;
@@ -186,7 +185,7 @@ char *sim_baseline_write(const SimBaseline *b)
  * Reading
  *--------------------------------------------------------------------------------------------------------------*/
 
-typedef struct SimBlReader {
+typedef struct LabBlReader {
     const char *text;
     size_t len, pos;
     int line;                  /* number of the current line */
@@ -194,15 +193,15 @@ typedef struct SimBlReader {
     const char *path;
     char *err;
     size_t err_len;
-} SimBlReader;
+} LabBlReader;
 
-static int sim_bl_fail(SimBlReader *r, int line, const char *fmt, ...)
+static int lab_bl_fail(LabBlReader *r, int line, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 
-static int sim_bl_fail(SimBlReader *r, int line, const char *fmt, ...)
+static int lab_bl_fail(LabBlReader *r, int line, const char *fmt, ...)
 {
     int k = snprintf(r->err, r->err_len, "%s:%d: ", r->path, line);
     if (k >= 0 && (size_t)k < r->err_len) {
@@ -215,7 +214,7 @@ static int sim_bl_fail(SimBlReader *r, int line, const char *fmt, ...)
 }
 
 /* Reads the next line into r->cur; returns 1 at the end of the text, 2 when it is too long. */
-static int sim_bl_next(SimBlReader *r)
+static int lab_bl_next(LabBlReader *r)
 {
     if (r->pos >= r->len)
         return 1;
@@ -234,27 +233,27 @@ static int sim_bl_next(SimBlReader *r)
 }
 
 /* The next line, which must start with "key "; *rest points after it. */
-static int sim_bl_expect(SimBlReader *r, const char *key, const char **rest)
+static int lab_bl_expect(LabBlReader *r, const char *key, const char **rest)
 {
-    int rc = sim_bl_next(r);
+    int rc = lab_bl_next(r);
     if (rc == 2)
-        return sim_bl_fail(r, r->line, "malformed line (too long or not text)");
+        return lab_bl_fail(r, r->line, "malformed line (too long or not text)");
     size_t k = strlen(key);
     if (rc == 1 || strncmp(r->cur, key, k) != 0 || r->cur[k] != ' ')
-        return sim_bl_fail(r, rc == 1 ? r->line + 1 : r->line, "expected '%s ...', got '%.60s'", key,
+        return lab_bl_fail(r, rc == 1 ? r->line + 1 : r->line, "expected '%s ...', got '%.60s'", key,
                            rc == 1 ? "" : r->cur);
     *rest = r->cur + k + 1;
     return 0;
 }
 
-static int sim_bl_int(SimBlReader *r, const char *text, const char *what, long lo, long hi, long *out)
+static int lab_bl_int(LabBlReader *r, const char *text, const char *what, long lo, long hi, long *out)
 {
     if (sim_parse_long(text, out) != 0 || *out < lo || *out > hi || text[0] == ' ')
-        return sim_bl_fail(r, r->line, "%s: expected an integer %ld..%ld, got '%.40s'", what, lo, hi, text);
+        return lab_bl_fail(r, r->line, "%s: expected an integer %ld..%ld, got '%.40s'", what, lo, hi, text);
     return 0;
 }
 
-static int sim_bl_hex(const char *text, uint64_t *out)
+static int lab_bl_hex(const char *text, uint64_t *out)
 {
     if (strlen(text) != 16)
         return 1;
@@ -271,51 +270,51 @@ static int sim_bl_hex(const char *text, uint64_t *out)
 }
 
 /* "name=INT" fields in a fixed order, separated by single spaces; *rest points after the last one. */
-static int sim_bl_fields(SimBlReader *r, const char *text, const char *const *names, int count, long *vals,
+static int lab_bl_fields(LabBlReader *r, const char *text, const char *const *names, int count, long *vals,
                          const char **rest)
 {
     const char *p = text;
     for (int i = 0; i < count; i++) {
         size_t k = strlen(names[i]);
         if (strncmp(p, names[i], k) != 0 || p[k] != '=')
-            return sim_bl_fail(r, r->line, "expected '%s=' at '%.40s'", names[i], p);
+            return lab_bl_fail(r, r->line, "expected '%s=' at '%.40s'", names[i], p);
         p += k + 1;
         char num[32];
         size_t n = strcspn(p, " ");
         if (n == 0 || n >= sizeof num)
-            return sim_bl_fail(r, r->line, "%s: expected an integer, got '%.40s'", names[i], p);
+            return lab_bl_fail(r, r->line, "%s: expected an integer, got '%.40s'", names[i], p);
         memcpy(num, p, n);
         num[n] = '\0';
-        if (sim_bl_int(r, num, names[i], 0, 1000000000L, &vals[i]) != 0)
+        if (lab_bl_int(r, num, names[i], 0, 1000000000L, &vals[i]) != 0)
             return 1;
         p += n;
         if (i + 1 < count || rest) {
             if (*p != ' ')
-                return sim_bl_fail(r, r->line, "expected more fields after '%s'", names[i]);
+                return lab_bl_fail(r, r->line, "expected more fields after '%s'", names[i]);
             p++;
         }
     }
     if (rest)
         *rest = p;
     else if (*p != '\0')
-        return sim_bl_fail(r, r->line, "unexpected text at the end: '%.40s'", p);
+        return lab_bl_fail(r, r->line, "unexpected text at the end: '%.40s'", p);
     return 0;
 }
 
 /* The envelope: first line, last line = checksum of everything before it. */
-static int sim_bl_envelope(SimBlReader *r)
+static int lab_bl_envelope(LabBlReader *r)
 {
     const char *head = "racesim-baseline ";
     size_t hl = strlen(head);
     if (r->len < hl || strncmp(r->text, head, hl) != 0)
-        return sim_bl_fail(r, 1, "not a racesim baseline (expected 'racesim-baseline %d' on the first line)",
-                           SIM_BASELINE_VERSION);
-    const char *v = r->text + hl; /* the text is NUL-terminated (sim_baseline_parse copies it) */
+        return lab_bl_fail(r, 1, "not a racesim baseline (expected 'racesim-baseline %d' on the first line)",
+                           LAB_BASELINE_VERSION);
+    const char *v = r->text + hl; /* the text is NUL-terminated (lab_baseline_parse copies it) */
     size_t vlen = strcspn(v, "\n");
     long version = strtol(v, NULL, 10);
-    if (version != SIM_BASELINE_VERSION || v[0] < '1' || v[0] > '9' || vlen != strspn(v, "0123456789"))
-        return sim_bl_fail(r, 1, "unsupported baseline version '%.*s' (this racesim reads version %d)",
-                           (int)(vlen < 10 ? vlen : 10), v, SIM_BASELINE_VERSION);
+    if (version != LAB_BASELINE_VERSION || v[0] < '1' || v[0] > '9' || vlen != strspn(v, "0123456789"))
+        return lab_bl_fail(r, 1, "unsupported baseline version '%.*s' (this racesim reads version %d)",
+                           (int)(vlen < 10 ? vlen : 10), v, LAB_BASELINE_VERSION);
     int lines = 0;
     size_t last = 0; /* start of the last line */
     for (size_t i = 0; i < r->len; i++) {
@@ -330,57 +329,57 @@ static int sim_bl_envelope(SimBlReader *r)
     char hex[17] = {0};
     size_t tail = r->len - last;
     if (r->text[r->len - 1] != '\n' || tail != strlen(ck) + 17 || strncmp(r->text + last, ck, strlen(ck)) != 0 ||
-        (memcpy(hex, r->text + last + strlen(ck), 16), sim_bl_hex(hex, &want) != 0))
-        return sim_bl_fail(r, lines + (r->text[r->len - 1] != '\n'),
+        (memcpy(hex, r->text + last + strlen(ck), 16), lab_bl_hex(hex, &want) != 0))
+        return lab_bl_fail(r, lines + (r->text[r->len - 1] != '\n'),
                            "truncated: the last line is not 'checksum HASH' (record the baseline again)");
-    if (sim_fnv(SIM_FNV_SEED, r->text, last) != want)
-        return sim_bl_fail(r, lines, "checksum mismatch: the file was edited or damaged (record the baseline again)");
+    if (lab_fnv(LAB_FNV_SEED, r->text, last) != want)
+        return lab_bl_fail(r, lines, "checksum mismatch: the file was edited or damaged (record the baseline again)");
     r->len = last; /* the records end where the checksum line starts */
     return 0;
 }
 
-static int sim_bl_header(SimBlReader *r, SimBaseline *b)
+static int lab_bl_header(LabBlReader *r, LabBaseline *b)
 {
     const char *v;
     long n;
-    if (sim_bl_expect(r, "racesim-baseline", &v) || sim_bl_expect(r, "race", &v))
+    if (lab_bl_expect(r, "racesim-baseline", &v) || lab_bl_expect(r, "race", &v))
         return 1;
     snprintf(b->race_path, sizeof b->race_path, "%s", v);
-    if (sim_bl_expect(r, "track", &v))
+    if (lab_bl_expect(r, "track", &v))
         return 1;
     const char *sp = strchr(v, ' ');
     if (!sp || sp == v || (size_t)(sp - v) >= sizeof b->track_length)
-        return sim_bl_fail(r, r->line, "expected 'track LENGTH NAME'");
+        return lab_bl_fail(r, r->line, "expected 'track LENGTH NAME'");
     snprintf(b->track_length, sizeof b->track_length, "%.*s", (int)(sp - v), v);
     snprintf(b->track_name, sizeof b->track_name, "%s", sp + 1);
-    if (sim_bl_expect(r, "laps", &v) || sim_bl_int(r, v, "laps", 0, 1000, &n))
+    if (lab_bl_expect(r, "laps", &v) || lab_bl_int(r, v, "laps", 0, 1000, &n))
         return 1;
     b->laps = (int)n;
-    if (sim_bl_expect(r, "tick_hz", &v))
+    if (lab_bl_expect(r, "tick_hz", &v))
         return 1;
     snprintf(b->tick_hz, sizeof b->tick_hz, "%s", v);
-    if (sim_bl_expect(r, "cars", &v) || sim_bl_int(r, v, "cars", 1, SIM_MAX_CARS, &n))
+    if (lab_bl_expect(r, "cars", &v) || lab_bl_int(r, v, "cars", 1, SIM_MAX_CARS, &n))
         return 1;
     b->cars = (int)n;
-    if (sim_bl_expect(r, "shuffle_grid", &v) || sim_bl_int(r, v, "shuffle_grid", 0, 1, &n))
+    if (lab_bl_expect(r, "shuffle_grid", &v) || lab_bl_int(r, v, "shuffle_grid", 0, 1, &n))
         return 1;
     b->shuffle_grid = n == 1;
     for (int i = 0; i < b->cars; i++) {
         char want[16];
         snprintf(want, sizeof want, "%d ", i + 1);
-        if (sim_bl_expect(r, "driver", &v))
+        if (lab_bl_expect(r, "driver", &v))
             return 1;
         if (strncmp(v, want, strlen(want)) != 0)
-            return sim_bl_fail(r, r->line, "expected 'driver %d NAME'", i + 1);
+            return lab_bl_fail(r, r->line, "expected 'driver %d NAME'", i + 1);
         snprintf(b->drivers[i], sizeof b->drivers[i], "%s", v + strlen(want));
     }
-    if (sim_bl_expect(r, "files", &v))
+    if (lab_bl_expect(r, "files", &v))
         return 1;
-    if (sim_bl_hex(v, &b->files_hash) != 0)
-        return sim_bl_fail(r, r->line, "files: expected 16 hex digits, got '%.40s'", v);
+    if (lab_bl_hex(v, &b->files_hash) != 0)
+        return lab_bl_fail(r, r->line, "files: expected 16 hex digits, got '%.40s'", v);
     static const char *const tol[] = {"overtakes", "collisions", "offtracks", "orders"};
     long t[4];
-    if (sim_bl_expect(r, "tolerance", &v) || sim_bl_fields(r, v, tol, 4, t, NULL))
+    if (lab_bl_expect(r, "tolerance", &v) || lab_bl_fields(r, v, tol, 4, t, NULL))
         return 1;
     b->tol.overtakes = (int)t[0];
     b->tol.collisions = (int)t[1];
@@ -390,7 +389,7 @@ static int sim_bl_header(SimBlReader *r, SimBaseline *b)
 }
 
 /* "E,E,Er,..." with every entry 1..cars exactly once. */
-static int sim_bl_order(SimBlReader *r, const char *text, int cars, SimBaselineRun *run)
+static int lab_bl_order(LabBlReader *r, const char *text, int cars, LabBaselineRun *run)
 {
     bool seen[SIM_MAX_CARS] = {false};
     const char *p = text;
@@ -399,21 +398,21 @@ static int sim_bl_order(SimBlReader *r, const char *text, int cars, SimBaselineR
         errno = 0;
         long e = strtol(p, &end, 10);
         if (end == p || *p < '0' || *p > '9' || e < 1 || e > cars || seen[e - 1])
-            return sim_bl_fail(r, r->line, "order: expected each car 1..%d once, got '%.40s'", cars, text);
+            return lab_bl_fail(r, r->line, "order: expected each car 1..%d once, got '%.40s'", cars, text);
         seen[e - 1] = true;
         run->order[k] = (uint8_t)(e - 1);
         run->retired[k] = *end == 'r';
         p = end + (*end == 'r');
         if (k + 1 < cars && *p++ != ',')
-            return sim_bl_fail(r, r->line, "order: expected %d cars separated by commas", cars);
+            return lab_bl_fail(r, r->line, "order: expected %d cars separated by commas", cars);
     }
     if (*p != '\0')
-        return sim_bl_fail(r, r->line, "order: unexpected text at the end: '%.40s'", p);
+        return lab_bl_fail(r, r->line, "order: unexpected text at the end: '%.40s'", p);
     run->car_count = cars;
     return 0;
 }
 
-static int sim_bl_runs(SimBlReader *r, SimBaseline *b)
+static int lab_bl_runs(LabBlReader *r, LabBaseline *b)
 {
     static const char *const names[] = {"overtakes", "collisions", "offtracks"};
     static const char *const totals[] = {"seeds", "overtakes", "collisions", "offtracks"};
@@ -423,43 +422,43 @@ static int sim_bl_runs(SimBlReader *r, SimBaseline *b)
     for (;;) {
         size_t save_pos = r->pos;
         int save_line = r->line;
-        if (sim_bl_next(r) == 0 && strncmp(r->cur, "total ", 6) == 0) {
+        if (lab_bl_next(r) == 0 && strncmp(r->cur, "total ", 6) == 0) {
             r->pos = save_pos;
             r->line = save_line;
             break;
         }
         r->pos = save_pos;
         r->line = save_line;
-        if (sim_bl_expect(r, "seed", &v))
+        if (lab_bl_expect(r, "seed", &v))
             return 1;
-        if (b->run_count == SIM_BASELINE_MAX_SEEDS)
-            return sim_bl_fail(r, r->line, "more than %d seeds", SIM_BASELINE_MAX_SEEDS);
+        if (b->run_count == LAB_BASELINE_MAX_SEEDS)
+            return lab_bl_fail(r, r->line, "more than %d seeds", LAB_BASELINE_MAX_SEEDS);
         if (b->run_count == cap) {
             cap = cap ? cap * 2 : 64;
-            SimBaselineRun *runs = realloc(b->runs, sizeof *runs * (size_t)cap);
+            LabBaselineRun *runs = realloc(b->runs, sizeof *runs * (size_t)cap);
             if (!runs)
-                return sim_bl_fail(r, r->line, "out of memory");
+                return lab_bl_fail(r, r->line, "out of memory");
             b->runs = runs;
         }
-        SimBaselineRun *run = &b->runs[b->run_count];
+        LabBaselineRun *run = &b->runs[b->run_count];
         memset(run, 0, sizeof *run);
         char seed[32];
         size_t n = strcspn(v, " ");
         if (n == 0 || n >= sizeof seed)
-            return sim_bl_fail(r, r->line, "seed: expected an integer");
+            return lab_bl_fail(r, r->line, "seed: expected an integer");
         memcpy(seed, v, n);
         seed[n] = '\0';
         if (sim_parse_u64(seed, &run->seed) != 0 || v[n] != ' ')
-            return sim_bl_fail(r, r->line, "seed: expected an integer and the counts, got '%.40s'", v);
+            return lab_bl_fail(r, r->line, "seed: expected an integer and the counts, got '%.40s'", v);
         if (b->run_count > 0 && run->seed <= b->runs[b->run_count - 1].seed)
-            return sim_bl_fail(r, r->line, "seeds must be in increasing order");
+            return lab_bl_fail(r, r->line, "seeds must be in increasing order");
         long c[3];
         const char *rest = NULL;
-        if (sim_bl_fields(r, v + n + 1, names, 3, c, &rest))
+        if (lab_bl_fields(r, v + n + 1, names, 3, c, &rest))
             return 1;
         if (strncmp(rest, "order=", 6) != 0)
-            return sim_bl_fail(r, r->line, "expected 'order=' at '%.40s'", rest);
-        if (sim_bl_order(r, rest + 6, b->cars, run))
+            return lab_bl_fail(r, r->line, "expected 'order=' at '%.40s'", rest);
+        if (lab_bl_order(r, rest + 6, b->cars, run))
             return 1;
         run->overtakes = (int)c[0];
         run->collisions = (int)c[1];
@@ -469,22 +468,22 @@ static int sim_bl_runs(SimBlReader *r, SimBaseline *b)
         b->run_count++;
     }
     long t[4];
-    if (sim_bl_expect(r, "total", &v) || sim_bl_fields(r, v, totals, 4, t, NULL))
+    if (lab_bl_expect(r, "total", &v) || lab_bl_fields(r, v, totals, 4, t, NULL))
         return 1;
     if (t[0] != b->run_count || t[1] != sum[0] || t[2] != sum[1] || t[3] != sum[2])
-        return sim_bl_fail(r, r->line, "totals do not match the seed lines (%d seeds, %ld overtakes, %ld collisions, "
+        return lab_bl_fail(r, r->line, "totals do not match the seed lines (%d seeds, %ld overtakes, %ld collisions, "
                                        "%ld offtracks)", b->run_count, sum[0], sum[1], sum[2]);
     if (b->run_count == 0)
-        return sim_bl_fail(r, r->line, "no seed lines");
-    if (sim_bl_next(r) != 1)
-        return sim_bl_fail(r, r->line, "unexpected line after the totals: '%.40s'", r->cur);
+        return lab_bl_fail(r, r->line, "no seed lines");
+    if (lab_bl_next(r) != 1)
+        return lab_bl_fail(r, r->line, "unexpected line after the totals: '%.40s'", r->cur);
     return 0;
 }
 
-int sim_baseline_parse(const char *text, size_t len, const char *path, SimBaseline *out, char *err, size_t err_len)
+int lab_baseline_parse(const char *text, size_t len, const char *path, LabBaseline *out, char *err, size_t err_len)
 {
     memset(out, 0, sizeof *out);
-    SimBlReader *r = calloc(1, sizeof *r);
+    LabBlReader *r = calloc(1, sizeof *r);
     if (!r) {
         snprintf(err, err_len, "%s:0: out of memory", path);
         return 1;
@@ -502,19 +501,19 @@ int sim_baseline_parse(const char *text, size_t len, const char *path, SimBaseli
     r->path = path;
     r->err = err;
     r->err_len = err_len;
-    int rc = len == 0 ? sim_bl_fail(r, 1, "empty file (not a racesim baseline)") : sim_bl_envelope(r);
+    int rc = len == 0 ? lab_bl_fail(r, 1, "empty file (not a racesim baseline)") : lab_bl_envelope(r);
     if (rc == 0)
-        rc = sim_bl_header(r, out);
+        rc = lab_bl_header(r, out);
     if (rc == 0)
-        rc = sim_bl_runs(r, out);
+        rc = lab_bl_runs(r, out);
     free(copy);
     free(r);
     if (rc != 0)
-        sim_baseline_free(out);
+        lab_baseline_free(out);
     return rc;
 }
 
-int sim_baseline_load(const char *path, SimBaseline *out, char *err, size_t err_len)
+int lab_baseline_load(const char *path, LabBaseline *out, char *err, size_t err_len)
 {
     memset(out, 0, sizeof *out);
     FILE *f = fopen(path, "rb");
@@ -543,7 +542,7 @@ int sim_baseline_load(const char *path, SimBaseline *out, char *err, size_t err_
         snprintf(err, err_len, "%s:0: out of memory (or larger than 1 GiB)", path);
         return 1;
     }
-    int rc = sim_baseline_parse(text, len, path, out, err, err_len);
+    int rc = lab_baseline_parse(text, len, path, out, err, err_len);
     free(text);
     return rc;
 }
@@ -552,7 +551,7 @@ int sim_baseline_load(const char *path, SimBaseline *out, char *err, size_t err_
  * Staleness and comparison
  *--------------------------------------------------------------------------------------------------------------*/
 
-int sim_baseline_check_stale(const SimBaseline *rec, const SimBaseline *now, const char *path, char *err,
+int lab_baseline_check_stale(const LabBaseline *rec, const LabBaseline *now, const char *path, char *err,
                              size_t err_len)
 {
     /* line numbers of the header records, as written */
@@ -581,12 +580,12 @@ int sim_baseline_check_stale(const SimBaseline *rec, const SimBaseline *now, con
     return 0;
 }
 
-bool sim_baseline_run_counts_differ(const SimBaselineRun *a, const SimBaselineRun *b)
+bool lab_baseline_run_counts_differ(const LabBaselineRun *a, const LabBaselineRun *b)
 {
     return a->overtakes != b->overtakes || a->collisions != b->collisions || a->offtracks != b->offtracks;
 }
 
-bool sim_baseline_run_order_differs(const SimBaselineRun *a, const SimBaselineRun *b)
+bool lab_baseline_run_order_differs(const LabBaselineRun *a, const LabBaselineRun *b)
 {
     if (a->car_count != b->car_count)
         return true;
@@ -596,26 +595,26 @@ bool sim_baseline_run_order_differs(const SimBaselineRun *a, const SimBaselineRu
     return false;
 }
 
-static int sim_abs(int x) { return x < 0 ? -x : x; }
+static int lab_abs(int x) { return x < 0 ? -x : x; }
 
-SimBaselineVerdict sim_baseline_compare(const SimBaseline *rec, const SimBaseline *now)
+LabBaselineVerdict lab_baseline_compare(const LabBaseline *rec, const LabBaseline *now)
 {
-    SimBaselineVerdict v;
+    LabBaselineVerdict v;
     memset(&v, 0, sizeof v);
     int n = rec->run_count < now->run_count ? rec->run_count : now->run_count;
     for (int i = 0; i < n; i++) {
-        const SimBaselineRun *a = &rec->runs[i], *b = &now->runs[i];
+        const LabBaselineRun *a = &rec->runs[i], *b = &now->runs[i];
         v.d_overtakes += b->overtakes - a->overtakes;
         v.d_collisions += b->collisions - a->collisions;
         v.d_offtracks += b->offtracks - a->offtracks;
-        bool order = sim_baseline_run_order_differs(a, b);
+        bool order = lab_baseline_run_order_differs(a, b);
         v.changed_orders += order;
-        v.changed_seeds += order || sim_baseline_run_counts_differ(a, b) || a->seed != b->seed;
+        v.changed_seeds += order || lab_baseline_run_counts_differ(a, b) || a->seed != b->seed;
     }
-    const SimBaselineTol *t = &rec->tol;
+    const LabBaselineTol *t = &rec->tol;
     v.exact = t->overtakes == 0 && t->collisions == 0 && t->offtracks == 0 && t->orders == 0;
-    v.pass = rec->run_count == now->run_count && sim_abs(v.d_overtakes) <= t->overtakes &&
-             sim_abs(v.d_collisions) <= t->collisions && sim_abs(v.d_offtracks) <= t->offtracks &&
+    v.pass = rec->run_count == now->run_count && lab_abs(v.d_overtakes) <= t->overtakes &&
+             lab_abs(v.d_collisions) <= t->collisions && lab_abs(v.d_offtracks) <= t->offtracks &&
              v.changed_orders <= t->orders && (!v.exact || v.changed_seeds == 0);
     return v;
 }
