@@ -165,3 +165,19 @@ char *app_record_text(const LabRecord *rec)
     }
     return buf;
 }
+
+int app_race_load(const char *path, SimRace *race, char *err, size_t err_len)
+{
+    if (sim_race_load(path, race, err, err_len) != 0)
+        return 1;
+    if (!race->expect.present)
+        return 0;
+    LabExpect *ex = malloc(sizeof *ex);
+    if (ex == NULL) {
+        snprintf(err, err_len, "%s:0: out of memory", path);
+        return 1;
+    }
+    int rc = lab_expect_load(ex, race, err, err_len);
+    free(ex);
+    return rc;
+}

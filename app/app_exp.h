@@ -8,6 +8,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* sim_race_load, and a scenario's [expect] lines checked too (lab_expect_load), so every command refuses a bad
+ * scenario file the same way. Same return and message as sim_race_load. */
+int app_race_load(const char *path, SimRace *race, char *err, size_t err_len);
+
 /* Parses a whole string as an integer in lo..hi / an unsigned 64-bit seed. Returns 0 on success. */
 int app_parse_long(const char *s, long lo, long hi, long *out);
 int app_parse_u64(const char *s, uint64_t *out);

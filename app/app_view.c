@@ -84,6 +84,7 @@ int app_view_screenshot(const SimRace *race, const AppViewOpts *opts)
         fprintf(stderr, "racesim: %s\n", view ? "out of memory" : err);
     } else {
         SimWorld *world = sim_session_world(session);
+        sim_world_keep_poses(world, true); /* the view draws them */
         rnd_view_reset(view, world);
         rnd_snapshot_capture(prev, world);
         rnd_view_observe(view, world);
@@ -209,6 +210,7 @@ static int app_loop_start_race(AppLoop *L)
     if (!L->session)
         return -1;
     SimWorld *world = sim_session_world(L->session);
+    sim_world_keep_poses(world, true); /* the view draws them */
     rnd_view_reset(L->view, world);
     rnd_snapshot_capture(&L->prev, world);
     rnd_view_observe(L->view, world);

@@ -250,7 +250,7 @@ static int cmd_ab_execute(AbRun *run)
 static int cmd_ab_load(const AbOpts *o, SimRace *race, DrvPersonality *pa, DrvPersonality *pb)
 {
     char err[1024];
-    if (sim_race_load(o->race_path, race, err, sizeof err) || drv_personality_load(o->a_path, pa, err, sizeof err) ||
+    if (app_race_load(o->race_path, race, err, sizeof err) || drv_personality_load(o->a_path, pa, err, sizeof err) ||
         drv_personality_load(o->b_path, pb, err, sizeof err)) {
         fprintf(stderr, "%s\n", err);
         return 2;

@@ -2,6 +2,7 @@
  * regression baselines of a race (sim/lab_baseline.h has the file format and the rules). Runs go through
  * lab_batch (--jobs threads) into a table indexed by seed, so the results do not depend on --jobs. */
 #include "app.h"
+#include "app_exp.h"
 
 #include "../lab/lab.h"
 
@@ -228,7 +229,7 @@ static SimRace *cmd_baseline_race(const char *path, const char *context)
         fprintf(stderr, "racesim baseline: out of memory\n");
         return NULL;
     }
-    if (sim_race_load(path, race, err, sizeof err) != 0) {
+    if (app_race_load(path, race, err, sizeof err) != 0) {
         fprintf(stderr, "%s%s\n", context, err);
         free(race);
         return NULL;

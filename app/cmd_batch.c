@@ -209,7 +209,7 @@ int cmd_batch(int argc, char **argv)
     }
     SimRace *race = malloc(sizeof *race);
     char err[1024];
-    if (!race || sim_race_load(o.race_path, race, err, sizeof err)) {
+    if (!race || app_race_load(o.race_path, race, err, sizeof err)) {
         fprintf(stderr, "%s\n", race ? err : "racesim batch: out of memory");
         free(race);
         return 2;

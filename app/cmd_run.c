@@ -262,7 +262,7 @@ int cmd_run(int argc, char **argv)
         return 1;
     }
     char err[2048];
-    if (sim_race_load(o.race_path, race, err, sizeof err) != 0) {
+    if (app_race_load(o.race_path, race, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         free(race);
         return 2;

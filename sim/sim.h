@@ -45,7 +45,7 @@ typedef struct SimCar {
     double d_m;               /* lateral offset, left positive */
     double speed_mps;         /* along the track */
     double lat_speed_mps;     /* lateral, left positive */
-    double x_m, y_m, heading_rad; /* for drawing: derived from this tick's state when read via sim_world_car */
+    double x_m, y_m, heading_rad; /* for drawing: while the world keeps poses (sim_world_keep_poses) */
     DrvControls last_controls;
     /* race */
     double race_dist_m;       /* distance covered since the start line, negative on the grid */
@@ -127,7 +127,11 @@ double sim_world_time(const SimWorld *world); /* s */
 const TrkTrack *sim_world_track(const SimWorld *world);
 const SimWorldDef *sim_world_def(const SimWorld *world);
 int sim_world_car_count(const SimWorld *world);
+/* A car's state. Its pose (x_m, y_m, heading_rad) is kept up to date only while the world keeps poses: computing
+ * it every tick costs a headless run several per cent for what only a viewer reads. */
 const SimCar *sim_world_car(const SimWorld *world, int id);
+/* Keeps every car's pose up to date from now on (at the end of each step), or stops doing so. */
+void sim_world_keep_poses(SimWorld *world, bool on);
 /* Car ids in race order (index 0 = leader). */
 const int *sim_world_order(const SimWorld *world);
 const SimEvent *sim_world_events(const SimWorld *world, int *count);

@@ -81,11 +81,9 @@ typedef struct SimCarPriv {
     bool sliding;            /* the path needed more grip than there was this tick */
     bool was_off;            /* off the track at the end of the previous tick */
     bool active;             /* on track: running (finished and retired cars leave the track) */
-    /* The pose (SimCar x_m, y_m, heading_rad) is derived when it is read (sim_pose_refresh), not every tick: its
-     * atan2 and hypot were a third of the score stage, and only the viewer, the hash and the checks read it. A
-     * running car's pose derives from its state now. A car that leaves the track keeps the pose of the tick before,
-     * exactly as when every tick computed it: the state it derives from is saved as each integration starts (the
-     * end of the tick before), where the integration reads it anyway, instead of by a walk at the end of a tick. */
+    /* The pose (SimCar x_m, y_m, heading_rad) is derived at the end of a step (sim_refresh_poses) for the cars
+     * whose state changed. A car that leaves the track keeps the pose of the tick before: the state it derives
+     * from is saved as each integration starts (the end of the tick before), where the integration reads it. */
     bool pose_stale;
     double pose_s_m, pose_d_m, pose_speed_mps, pose_lat_speed_mps;
 } SimCarPriv;
@@ -123,6 +121,7 @@ struct SimWorld {
     double dt_s;
     long tick;
     bool started, done, chequered;
+    bool keep_poses;        /* SimCar poses kept up to date at the end of each step (sim_world_keep_poses) */
     int finished_count;
     double time_limit_s;
     long stall_ticks, pass_ticks, contact_gap_ticks;
@@ -162,6 +161,7 @@ struct SimWorld {
  *--------------------------------------------------------------------------------------------------------------*/
 
 /* sim_world.c */
+/* sim_event.c */
 void sim_event_push(SimWorld *w, SimEventType type, int a, int b, int lap, double value);
 double sim_time_at(const SimWorld *w, long tick);
 /* Removes a car from the running set (finished or retired): it leaves the track. */
@@ -195,25 +195,16 @@ static inline double sim_fwd_dist(const SimWorld *w, double from_s, double to_s)
  * the snapshot at the start of the tick. */
 void sim_sort_by_s(SimWorld *w);
 void sim_build_views(SimWorld *w);
-/* Sorts by_s only when it is out of order: a tick moves cars a few decimetres, so nearly always the order holds,
- * and then the insertion sort would move nothing after the same comparisons, each a call and a tie test. Strictly
- * increasing s is checked here (a tie, rare, goes to the sort, which breaks it by id). */
-static inline void sim_resort_by_s(SimWorld *w)
-{
-    const int *o = w->by_s;
-    for (int k = 1; k < w->active_count; k++)
-        if (!(w->cars[o[k - 1]].s_m < w->cars[o[k]].s_m)) {
-            sim_sort_by_s(w);
-            return;
-        }
-}
+/* Sorts by_s only when it is out of order (nearly always it holds after a tick). */
+void sim_resort_by_s(SimWorld *w);
 /* The drafting drag factor of a follower given the bumper gap and lateral overlap (for tests and the viewer). */
 double sim_draft_factor(double gap_m, double overlap_frac, double car_len_m);
 
 /* sim_physics.c */
 void sim_integrate(SimWorld *w);
 /* Saves the state the pose of a car that leaves the track this tick derives from (the start of its integration:
- * the end of the tick before), and marks the pose stale (the car moves); the pose is computed when read. */
+ * the end of the tick before), and marks the pose stale (the car moves); the pose is computed at the end of the
+ * step. */
 static inline void sim_pose_save(const SimCar *c, SimCarPriv *p)
 {
     p->pose_s_m = c->s_m;
@@ -222,10 +213,12 @@ static inline void sim_pose_save(const SimCar *c, SimCarPriv *p)
     p->pose_lat_speed_mps = c->lat_speed_mps;
     p->pose_stale = true;
 }
-/* Computes the pose of car `id` if it is stale, from its state (running) or from the saved state (left the track).
- * The pose is a cache of the public SimCar: readers of a const world (sim_world_car, the hash) refresh it, hence the
- * cast inside. */
-void sim_pose_refresh(const SimWorld *w, int id);
+/* Computes the pose (SimCar x_m, y_m, heading_rad) of every car whose pose is stale, from its state (running) or
+ * from the saved state (left the track). Called at the end of each step and when a car is added while the world
+ * keeps poses (sim_world_keep_poses), so readers of a const world only read. */
+void sim_refresh_poses(SimWorld *w);
+/* The pose of car `id` as sim_refresh_poses would store it, without storing it. */
+void sim_pose_of(const SimWorld *w, int id, double *x_m, double *y_m, double *heading_rad);
 
 /* sim_collide.c */
 void sim_collide(SimWorld *w);

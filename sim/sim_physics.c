@@ -29,23 +29,33 @@ static double sim_finite_or_zero(double v)
     return isfinite(v) ? v : 0.0;
 }
 
-void sim_pose_refresh(const SimWorld *w, int id)
+void sim_pose_of(const SimWorld *w, int id, double *x_m, double *y_m, double *heading_rad)
 {
-    SimCarPriv *p = &((SimWorld *)w)->priv[id];
-    if (!p->pose_stale)
+    const SimCarPriv *p = &w->priv[id];
+    const SimCar *c = &w->cars[id];
+    if (!p->pose_stale) {
+        *x_m = c->x_m, *y_m = c->y_m, *heading_rad = c->heading_rad;
         return;
-    p->pose_stale = false;
-    SimCar *c = &((SimWorld *)w)->cars[id];
+    }
     bool now = p->active; /* else the state saved as the tick it left began */
     double s = now ? c->s_m : p->pose_s_m, d = now ? c->d_m : p->pose_d_m;
     double speed = now ? c->speed_mps : p->pose_speed_mps, lat = now ? c->lat_speed_mps : p->pose_lat_speed_mps;
     TrkPose pose = trk_pose_at(w->track, s, NULL);
-    c->x_m = pose.x_m + d * pose.nx;
-    c->y_m = pose.y_m + d * pose.ny;
+    *x_m = pose.x_m + d * pose.nx;
+    *y_m = pose.y_m + d * pose.ny;
     /* direction of motion: speed along the tangent plus lateral speed along the normal */
     double vx = speed * pose.tx + lat * pose.nx;
     double vy = speed * pose.ty + lat * pose.ny;
-    c->heading_rad = (vx == 0.0 && vy == 0.0) ? atan2(pose.ty, pose.tx) : atan2(vy, vx);
+    *heading_rad = (vx == 0.0 && vy == 0.0) ? atan2(pose.ty, pose.tx) : atan2(vy, vx);
+}
+
+void sim_refresh_poses(SimWorld *w)
+{
+    for (int i = 0; i < w->car_count; i++) {
+        SimCar *c = &w->cars[i];
+        sim_pose_of(w, i, &c->x_m, &c->y_m, &c->heading_rad);
+        w->priv[i].pose_stale = false;
+    }
 }
 
 /* Whether (ax, ay) is surely no longer than grip, from squares alone: hypot costs as much as the rest of a car's

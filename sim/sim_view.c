@@ -26,6 +26,19 @@ void sim_sort_by_s(SimWorld *w)
     }
 }
 
+/* Sorts by_s only when it is out of order: a tick moves cars a few decimetres, so nearly always the order holds,
+ * and then the insertion sort would move nothing after the same comparisons, each a call and a tie test. Strictly
+ * increasing s is checked here (a tie, rare, goes to the sort, which breaks it by id). */
+void sim_resort_by_s(SimWorld *w)
+{
+    const int *o = w->by_s;
+    for (int k = 1; k < w->active_count; k++)
+        if (!(w->cars[o[k - 1]].s_m < w->cars[o[k]].s_m)) {
+            sim_sort_by_s(w);
+            return;
+        }
+}
+
 /*----------------------------------------------------------------------------------------------------------------
  * Drafting
  *--------------------------------------------------------------------------------------------------------------*/

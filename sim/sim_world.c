@@ -112,6 +112,10 @@ static int sim_grow_cars(SimWorld *w)
     if (!priv)
         return 1;
     w->priv = priv;
+    int *order = realloc(w->order, sizeof *order * (size_t)cap);
+    if (!order)
+        return 1;
+    w->order = order;
     w->car_cap = cap;
     return 0;
 }
@@ -182,6 +186,9 @@ int sim_world_add_car(SimWorld *w, const SimCarDef *def)
     if (c->spec.length_m > w->max_len_m)
         w->max_len_m = c->spec.length_m;
     sim_pose_save(c, p);
+    if (w->keep_poses)
+        sim_refresh_poses(w);
+    w->order[id] = id; /* before the start, the order is the grid's */
     return id;
 }
 
@@ -193,7 +200,7 @@ static int sim_world_start(SimWorld *w)
     w->others = calloc(n * SIM_VIEW_MAX_OTHERS, sizeof *w->others);
     w->by_s = calloc(n, sizeof *w->by_s);
     w->sensed = calloc(n, sizeof *w->sensed);
-    free(w->order); /* sim_world_order may have made a grid-order one before the start */
+    free(w->order); /* the grid order kept while cars were added */
     w->order = calloc(n, sizeof *w->order);
     w->pairs = calloc(n * n, sizeof *w->pairs);
     w->pending = calloc(n * n, sizeof *w->pending);
@@ -217,49 +224,6 @@ static int sim_world_start(SimWorld *w)
     sim_sort_by_s(w); /* from then on each tick's score stage leaves it sorted for the next sense stage */
     sim_update_order(w);
     return 0;
-}
-
-/*----------------------------------------------------------------------------------------------------------------
- * Events and shared helpers
- *--------------------------------------------------------------------------------------------------------------*/
-
-void sim_event_push(SimWorld *w, SimEventType type, int a, int b, int lap, double value)
-{
-    if (w->event_count == w->event_cap) {
-        int cap = w->event_cap * 2;
-        SimEvent *ev = realloc(w->events, sizeof *ev * (size_t)cap);
-        if (!ev)
-            return; /* out of memory: the event is lost, the race goes on */
-        w->events = ev;
-        w->event_cap = cap;
-    }
-    SimEvent *e = &w->events[w->event_count++];
-    e->tick = w->tick;
-    e->type = type;
-    e->a = a;
-    e->b = b;
-    e->lap = lap;
-    e->value = value;
-}
-
-double sim_time_at(const SimWorld *w, long tick)
-{
-    return (double)tick * w->dt_s;
-}
-
-void sim_car_leave(SimWorld *w, int id)
-{
-    if (!w->priv[id].active)
-        return;
-    w->priv[id].active = false;
-    w->priv[id].pose_stale = true; /* its pose now comes from the saved state (sim_pose_refresh) */
-    w->cars[id].off_track_now = false;
-    w->cars[id].drafting_now = false;
-    int k = 0;
-    for (int i = 0; i < w->active_count; i++)
-        if (w->by_s[i] != id)
-            w->by_s[k++] = w->by_s[i];
-    w->active_count = k;
 }
 
 /*----------------------------------------------------------------------------------------------------------------
@@ -355,6 +319,15 @@ void sim_world_step(SimWorld *w)
     sim_stage_end(w, SIM_STAGE_COLLIDE, &mark);
     sim_score(w);
     sim_stage_end(w, SIM_STAGE_SCORE, &mark);
+    if (w->keep_poses)
+        sim_refresh_poses(w);
+}
+
+void sim_world_keep_poses(SimWorld *w, bool on)
+{
+    w->keep_poses = on;
+    if (on)
+        sim_refresh_poses(w);
 }
 
 bool sim_world_done(const SimWorld *w)
@@ -382,21 +355,11 @@ const SimCar *sim_world_car(const SimWorld *w, int id)
 {
     if (id < 0 || id >= w->car_count)
         return NULL;
-    sim_pose_refresh(w, id);
     return &w->cars[id];
 }
 
 const int *sim_world_order(const SimWorld *w)
 {
-    if (!w->started) { /* before the first step: grid order */
-        SimWorld *mw = (SimWorld *)w;
-        if (!mw->order && w->car_count > 0) {
-            mw->order = calloc((size_t)w->car_count, sizeof *mw->order);
-            if (mw->order)
-                for (int i = 0; i < w->car_count; i++)
-                    mw->order[i] = i;
-        }
-    }
     return w->order;
 }
 
@@ -455,8 +418,9 @@ uint64_t sim_world_hash(const SimWorld *w)
     SimHash h = {14695981039346656037ULL};
     sim_hash_i(&h, w->tick);
     for (int i = 0; i < w->car_count; i++) {
-        sim_pose_refresh(w, i);
-        sim_hash_car(&h, &w->cars[i]);
+        SimCar c = w->cars[i];
+        sim_pose_of(w, i, &c.x_m, &c.y_m, &c.heading_rad);
+        sim_hash_car(&h, &c);
     }
     for (int i = 0; i < w->event_count; i++) {
         const SimEvent *e = &w->events[i];
@@ -514,8 +478,9 @@ int sim_world_check(const SimWorld *w, char *err, size_t err_len)
         return 1;
     }
     for (int i = 0; i < w->car_count; i++) {
-        sim_pose_refresh(w, i);
-        if (sim_check_car(w, &w->cars[i], err, err_len))
+        SimCar c = w->cars[i];
+        sim_pose_of(w, i, &c.x_m, &c.y_m, &c.heading_rad);
+        if (sim_check_car(w, &c, err, err_len))
             return 1;
     }
     return 0;

@@ -101,6 +101,7 @@ static int fixture_open(Fixture *f)
     wd.track = f->track;
     wd.laps = 3;
     f->world = sim_world_create(&wd);
+    sim_world_keep_poses(f->world, true); /* drawn */
     if (!f->world || add_car(f->world, "Magenta", 7, car_a_rgb, 150.0, 0.0) != 0 ||
         add_car(f->world, "Cyan", 42, car_b_rgb, 600.0, 2.0) != 1)
         return -1;
@@ -120,6 +121,7 @@ static int fixture_begin(Fixture *f, int laps, double stall_timeout_s)
     if (stall_timeout_s > 0.0)
         wd.stall_timeout_s = stall_timeout_s;
     f->world = sim_world_create(&wd);
+    sim_world_keep_poses(f->world, true); /* drawn */
     return f->world ? 0 : -1;
 }
 
