@@ -129,25 +129,6 @@ void rnd_hud_observe(RndHudState *hud, const SimWorld *world)
     hud->last_time_s = sim_world_time(world);
 }
 
-/* ---- formatting ------------------------------------------------------------------------------------------------ */
-
-void rnd_format_time(char *buf, size_t len, double t_s, int decimals)
-{
-    if (!(t_s >= 0.0) || t_s > 1e7) {
-        snprintf(buf, len, "--");
-        return;
-    }
-    /* truncate to the digits shown, as a race clock does, so 59.96 s never prints as "60.0" */
-    double unit = pow(10.0, -decimals);
-    double t = floor(t_s / unit + 1e-9) * unit;
-    int minutes = (int)(t / 60.0);
-    double sec = t - 60.0 * minutes;
-    if (minutes > 0)
-        snprintf(buf, len, "%d:%0*.*f", minutes, decimals > 0 ? decimals + 3 : 2, decimals, sec);
-    else
-        snprintf(buf, len, "%.*f", decimals, sec);
-}
-
 static void rnd_gap_text(const RndHudState *hud, const SimWorld *world, int pos, char *buf, size_t len)
 {
     const int *order = sim_world_order(world);

@@ -10,13 +10,6 @@
 #define RND_DRAG_THRESHOLD_PX 3.0f
 #define RND_WHEEL_ZOOM 1.15
 
-double rnd_speed_factor(int speed_index)
-{
-    static const double factors[RND_SPEED_COUNT] = {0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0};
-    int i = speed_index < 0 ? 0 : speed_index >= RND_SPEED_COUNT ? RND_SPEED_COUNT - 1 : speed_index;
-    return factors[i];
-}
-
 RndViewDef rnd_default_view_def(void)
 {
     RndViewDef def = {NULL, 14};
