@@ -17,7 +17,7 @@ VECFLAGS := $(shell $(CC) -fvect-cost-model=dynamic -E -x c /dev/null >/dev/null
 OPTFLAGS := -O2 -g $(VECFLAGS)
 LDSAN :=
 # Profile-guided optimisation (GCC 10 or later; PGO=0 turns it off): the program is first built instrumented into
-# $(BUILD)/gen, runs tools/pgo-train.sh (a few races, about 5 s), and the optimised objects are then compiled with
+# $(BUILD)/gen, runs bench/pgo-train.sh (a few races, about 5 s), and the optimised objects are then compiled with
 # the counts, so the compiler lays out and inlines the hot paths it saw. Results do not change: the counts steer
 # code layout, inlining, unrolling and branch-versus-select choices, never the floating-point operations.
 PGO ?= $(shell $(CC) -Werror -fprofile-partial-training -E -x c /dev/null >/dev/null 2>&1 && echo 1 || echo 0)
@@ -65,7 +65,7 @@ LAB_SRC := $(wildcard lab/*.c)
 RND_SRC := $(wildcard render/*.c)
 APP_SRC := $(wildcard app/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
-BENCH_SRC := $(wildcard tests/bench_*.c)
+BENCH_SRC := $(wildcard bench/bench_*.c)
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 TRK_LIB := $(BUILD)/libtrk.a
@@ -75,7 +75,7 @@ LAB_LIB := $(BUILD)/liblab.a
 RND_LIB := $(BUILD)/librnd.a
 ALL_LIBS := $(RND_LIB) $(LAB_LIB) $(SIM_LIB) $(DRV_LIB) $(TRK_LIB)
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
-BENCH_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(BENCH_SRC))
+BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 
 # Every configuration links $(BUILD)/racesim; the optimised builds (build/opt, build/plain) also copy it to ./racesim.
 PROGRAM := $(BUILD)/racesim
@@ -100,7 +100,7 @@ $(BUILD)/track/%.o $(BUILD)/drivers/%.o $(BUILD)/sim/%.o $(BUILD)/lab/%.o: CF = 
 $(BUILD)/render/%.o $(BUILD)/app/%.o $(BUILD)/tests/%.o: CF = $(GUI_CFLAGS)
 # the benchmarks say how they were built, since their figures depend on it
 BENCH_DESC := built in $(BUILD)$(if $(filter 1,$(PGO)), (profile-guided))
-$(BUILD)/tests/bench_%.o: CF = $(GUI_CFLAGS) -DBENCH_BUILD='"$(BENCH_DESC)"'
+$(BUILD)/bench/%.o: CF = $(GUI_CFLAGS) -DBENCH_BUILD='"$(BENCH_DESC)"'
 
 $(BUILD)/%.o: %.c $(PROFILE)
 	@mkdir -p $(dir $@)
@@ -122,17 +122,20 @@ $(PROGRAM): $(call obj,$(APP_SRC)) $(ALL_LIBS)
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(ALL_LIBS)
 	$(CC) $(LDSAN) -o $@ $< $(ALL_LIBS) $(LIBS)
 
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(ALL_LIBS)
+	$(CC) $(LDSAN) -o $@ $< $(ALL_LIBS) $(LIBS)
+
 ifdef PROFILE
 # The training counts: rebuilt when any source the program is made of (or the training's data) changes. The
 # instrumented program writes them beside the optimised build's objects (PGO_AUX above), the renderer's included
 # (counts of zero in a headless run, but counts: an edited file compiled against its old ones fails the build).
 PROFILE_SRC := $(TRK_SRC) $(DRV_SRC) $(SIM_SRC) $(LAB_SRC) $(RND_SRC) $(APP_SRC) \
 	$(wildcard track/*.h drivers/*.h sim/*.h lab/*.h render/*.h app/*.h) \
-	tools/pgo-train.sh $(wildcard data/races/*.ini data/races/experiments/*.ini data/drivers/*.ini data/tracks/*)
+	bench/pgo-train.sh $(wildcard data/races/*.ini data/races/experiments/*.ini data/drivers/*.ini $(wildcard data/tracks/*.*))
 $(PROFILE): $(PROFILE_SRC)
 	@$(MAKE) --no-print-directory PGO=gen PGO_BASE=$(BUILD) BUILD=$(BUILD)/gen $(BUILD)/gen/racesim
 	@find $(BUILD) -name '*.gcda' -delete
-	sh tools/pgo-train.sh $(BUILD)/gen/racesim
+	sh bench/pgo-train.sh $(BUILD)/gen/racesim
 	@touch $@
 endif
 
