@@ -4,6 +4,7 @@
 #include "app_exp.h" /* app_chart_* (--chart) */
 
 #include "../sim/sim.h"
+#include "app_trace.h"
 #include "app_view.h"
 
 
@@ -23,6 +24,7 @@ typedef struct CmdRunOpts {
     const char *screenshot_path, *font_path;
     double at_s;
     const char *chart_path; /* --chart: lap and gap chart (experiments) */
+    const char *trace_path; /* --trace: every car every tick, CSV */
 } CmdRunOpts;
 
 static void cmd_run_usage(FILE *out)
@@ -40,6 +42,8 @@ static void cmd_run_usage(FILE *out)
             "  --json FILE|-       write the results as JSON (with the event list); - = stdout\n"
             "  --csv FILE|-        write one CSV row per car; - = stdout\n"
             "  --chart FILE.svg    write a lap chart and a gap chart of the race (SVG)\n"
+            "  --trace FILE.csv    write every running car at every tick (position, speed, targets, requests,\n"
+            "                      alone/braking/drafting/off-track flags) as CSV\n"
             "  --screenshot FILE   render one frame at --at seconds to a BMP (no display needed) and exit\n"
             "  --at SECONDS        sim time of the screenshot (default 0)\n"
             "  --font PATH         TTF font for the viewer (default: DejaVu Sans)\n"
@@ -108,9 +112,11 @@ static int cmd_run_value_opt(CmdRunOpts *o, const char *opt, const char *val)
         o->font_path = val;
     } else if (strcmp(opt, "--chart") == 0) {
         o->chart_path = val;
+    } else if (strcmp(opt, "--trace") == 0) {
+        o->trace_path = val;
     }
     if ((strcmp(opt, "--json") == 0 || strcmp(opt, "--csv") == 0 || strcmp(opt, "--screenshot") == 0 ||
-         strcmp(opt, "--font") == 0) &&
+         strcmp(opt, "--font") == 0 || strcmp(opt, "--trace") == 0) &&
         val[0] == '\0')
         return cmd_run_bad(opt, "a file path", val);
     return 0;
@@ -119,7 +125,7 @@ static int cmd_run_value_opt(CmdRunOpts *o, const char *opt, const char *val)
 /* Returns -1 to go on, else an exit code (0 after --help). */
 static int cmd_run_parse(int argc, char **argv, CmdRunOpts *o)
 {
-    static const char *valued[] = {"--seed", "--laps", "--json", "--csv", "--screenshot", "--at", "--font", "--chart"};
+    static const char *valued[] = {"--seed", "--laps", "--json", "--csv", "--screenshot", "--at", "--font", "--chart", "--trace"};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -223,14 +229,28 @@ static int cmd_run_headless(const SimRace *race, const SimSessionDef *def, const
         sim_session_destroy(s);
         return 2;
     }
+    FILE *tf = NULL;
+    if (o->trace_path && !(tf = cmd_run_open(o->trace_path))) {
+        sim_trace_free(trace);
+        sim_session_destroy(s);
+        return 1;
+    }
+    int trace_err = tf ? app_trace_header(tf) : 0;
     double t0 = cmd_run_now_s();
-    if (trace) {
+    if (trace || tf) {
         while (!sim_world_done(w)) {
+            if (tf)
+                trace_err |= app_trace_tick(tf, s);
             sim_world_step(w);
-            sim_trace_sample(trace, w);
+            if (trace)
+                sim_trace_sample(trace, w);
         }
     } else {
         sim_world_run(w);
+    }
+    if (tf && ((tf != stdout && fclose(tf) != 0) || trace_err)) {
+        fprintf(stderr, "racesim run: writing '%s' failed\n", o->trace_path);
+        trace_err = 1;
     }
     double wall = cmd_run_now_s() - t0;
     bool to_stdout = (o->json_path && strcmp(o->json_path, "-") == 0) || (o->csv_path && strcmp(o->csv_path, "-") == 0);
@@ -240,6 +260,8 @@ static int cmd_run_headless(const SimRace *race, const SimSessionDef *def, const
         fprintf(stderr, "racesim run: %ld ticks, %.2f s simulated in %.1f ms of wall time (%.0fx real time)\n",
                 sim_world_tick(w), sim_world_time(w), wall * 1000.0, wall > 0.0 ? sim_world_time(w) / wall : 0.0);
     int status = cmd_run_write(s, o);
+    if (trace_err)
+        status = 1;
     if (trace) {
         int chart = app_chart_write(trace, race, def, w, o->chart_path);
         status = status ? status : chart;
@@ -293,6 +315,12 @@ int cmd_run(int argc, char **argv)
     }
     if (rc == 0 && o.chart_path && viewed) /* the viewer stepped the race: replay it, traced (see app_chart.c) */
         rc = app_chart_race(race, &def, o.chart_path);
+    if (rc == 0 && o.trace_path && viewed) { /* likewise: the same race replayed headless gives the same ticks */
+        CmdRunOpts replay = o;
+        replay.quiet = true;
+        replay.json_path = replay.csv_path = replay.chart_path = NULL;
+        rc = cmd_run_headless(race, &def, &replay);
+    }
     free(race);
     return rc;
 }

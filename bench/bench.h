@@ -1,4 +1,4 @@
-/* bench.h: small helpers shared by the benchmarks (tests/bench_*.c). Benchmarks print figures and whether each
+/* bench.h: small helpers shared by the benchmarks (bench/bench_*.c). Benchmarks print figures and whether each
  * target is met; they exit 0 unless something is broken (a file that does not load, a race that cannot start),
  * because a busy shared machine must not fail a build. */
 #ifndef BENCH_H

@@ -75,15 +75,39 @@ typedef enum SimEventType {
     SIM_EV_COUNT
 } SimEventType;
 
+/* What kind of overtake or collision an event was (SIM_KIND_NONE for the other events). An overtake is put in the
+ * first class that fits, in this order: gained from the passed car's mistake (it went off the track or had a
+ * contact within SIM_MISTAKE_S before), a braking-zone pass (either car braked within SIM_BRAKING_S before), a
+ * drafting pass (the passer was in a wake within SIM_DRAFTED_S before), a corner pass (in a corner), else a pass on
+ * pace. A collision is rear-end when the cars overlapped less along the track than across it, else side by side. */
+typedef enum SimEventKind {
+    SIM_KIND_NONE = 0,
+    SIM_KIND_MISTAKE,
+    SIM_KIND_BRAKING,
+    SIM_KIND_DRAFTING,
+    SIM_KIND_CORNER,
+    SIM_KIND_PACE,
+    SIM_KIND_REAR_END,
+    SIM_KIND_SIDE,
+    SIM_KIND_COUNT
+} SimEventKind;
+#define SIM_MISTAKE_S 5.0
+#define SIM_BRAKING_S 2.0
+#define SIM_DRAFTED_S 3.0
+
 typedef struct SimEvent {
     long tick;
     SimEventType type;
     int a, b;     /* car ids, b = -1 when not used */
     int lap;
     double value;
+    SimEventKind kind; /* overtakes and collisions */
+    int race_lap;      /* the lap the leader was on (1-based) */
 } SimEvent;
 
 const char *sim_event_name(SimEventType type); /* "overtake", "lapping", "collision", ... */
+const char *sim_event_kind_name(SimEventKind kind); /* "mistake", "braking", "drafting", "corner", "pace",
+                                                       "rear-end", "side"; "" for none */
 
 /* ---- the world --------------------------------------------------------------------------------------------- */
 

@@ -24,7 +24,13 @@ static void sim_collision_count(SimWorld *w, SimCar *a, SimCar *b)
         a->collisions++;
         b->collisions++;
         double rel = hypot(b->speed_mps - a->speed_mps, b->lat_speed_mps - a->lat_speed_mps);
-        sim_event_push(w, SIM_EV_COLLISION, lo, hi, 0, rel);
+        SimEvent *e = sim_event_push(w, SIM_EV_COLLISION, lo, hi, 0, rel);
+        /* rear-end: the boxes overlap less along the track than across it (the contact is nose to tail) */
+        double along = 0.5 * (a->spec.length_m + b->spec.length_m) - fabs(trk_delta_s(w->track, a->s_m, b->s_m));
+        double across = 0.5 * (a->spec.width_m + b->spec.width_m) - fabs(a->d_m - b->d_m);
+        if (e)
+            e->kind = along < across ? SIM_KIND_REAR_END : SIM_KIND_SIDE;
+        w->priv[a->id].mistake_tick = w->priv[b->id].mistake_tick = w->tick;
     }
     pair->last_contact_tick = w->tick;
 }

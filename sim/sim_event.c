@@ -5,13 +5,13 @@
 #include <stdlib.h>
 
 
-void sim_event_push(SimWorld *w, SimEventType type, int a, int b, int lap, double value)
+SimEvent *sim_event_push(SimWorld *w, SimEventType type, int a, int b, int lap, double value)
 {
     if (w->event_count == w->event_cap) {
         int cap = w->event_cap * 2;
         SimEvent *ev = realloc(w->events, sizeof *ev * (size_t)cap);
         if (!ev)
-            return; /* out of memory: the event is lost, the race goes on */
+            return NULL; /* out of memory: the event is lost, the race goes on */
         w->events = ev;
         w->event_cap = cap;
     }
@@ -22,6 +22,9 @@ void sim_event_push(SimWorld *w, SimEventType type, int a, int b, int lap, doubl
     e->b = b;
     e->lap = lap;
     e->value = value;
+    e->kind = SIM_KIND_NONE;
+    e->race_lap = w->order && w->car_count > 0 ? w->cars[w->order[0]].laps + 1 : 1;
+    return e;
 }
 
 double sim_time_at(const SimWorld *w, long tick)

@@ -86,6 +86,8 @@ typedef struct SimCarPriv {
      * from is saved as each integration starts (the end of the tick before), where the integration reads it. */
     bool pose_stale;
     double pose_s_m, pose_d_m, pose_speed_mps, pose_lat_speed_mps;
+    /* when the car last braked, drafted, or went off / touched another car: to classify overtakes (SimEventKind) */
+    long braked_tick, drafted_tick, mistake_tick;
 } SimCarPriv;
 
 typedef enum SimPairState {
@@ -161,8 +163,14 @@ struct SimWorld {
  *--------------------------------------------------------------------------------------------------------------*/
 
 /* sim_world.c */
+/* a requested deceleration beyond this counts as braking, for classifying overtakes, m/s^2 */
+#define SIM_BRAKING_MPS2 3.0
+/* tighter than this (radius 250 m) the track is a corner, for classifying overtakes, 1/m */
+#define SIM_CORNER_CURVATURE (1.0 / 250.0)
+
 /* sim_event.c */
-void sim_event_push(SimWorld *w, SimEventType type, int a, int b, int lap, double value);
+/* Appends an event; NULL when out of memory (the event is lost, the race goes on). */
+SimEvent *sim_event_push(SimWorld *w, SimEventType type, int a, int b, int lap, double value);
 double sim_time_at(const SimWorld *w, long tick);
 /* Removes a car from the running set (finished or retired): it leaves the track. */
 void sim_car_leave(SimWorld *w, int id);

@@ -16,6 +16,8 @@
 
 typedef struct SimTotals {
     int count[SIM_EV_COUNT];
+    int kinds[SIM_KIND_COUNT];   /* overtakes and collisions by kind */
+    int after_lap1[SIM_EV_COUNT]; /* events while the leader was past lap 1 */
 } SimTotals;
 
 static SimTotals sim_totals(const SimWorld *w)
@@ -24,8 +26,11 @@ static SimTotals sim_totals(const SimWorld *w)
     memset(&t, 0, sizeof t);
     int n;
     const SimEvent *ev = sim_world_events(w, &n);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         t.count[ev[i].type]++;
+        t.kinds[ev[i].kind]++;
+        t.after_lap1[ev[i].type] += ev[i].race_lap > 1;
+    }
     return t;
 }
 
@@ -104,6 +109,13 @@ void sim_results_print_table(const SimSession *s, FILE *out)
             sim_world_time(w));
     fprintf(out, "overtakes %d, lappings %d, collisions %d, off-tracks %d\n", tot.count[SIM_EV_OVERTAKE],
             tot.count[SIM_EV_LAPPING], tot.count[SIM_EV_COLLISION], tot.count[SIM_EV_OFFTRACK]);
+    if (tot.count[SIM_EV_OVERTAKE] > 0)
+        fprintf(out, "overtakes: %d after lap 1; drafting %d, braking %d, corner %d, pace %d, from a mistake %d\n",
+                tot.after_lap1[SIM_EV_OVERTAKE], tot.kinds[SIM_KIND_DRAFTING], tot.kinds[SIM_KIND_BRAKING],
+                tot.kinds[SIM_KIND_CORNER], tot.kinds[SIM_KIND_PACE], tot.kinds[SIM_KIND_MISTAKE]);
+    if (tot.count[SIM_EV_COLLISION] > 0)
+        fprintf(out, "collisions: %d after lap 1; rear-end %d, side %d\n", tot.after_lap1[SIM_EV_COLLISION],
+                tot.kinds[SIM_KIND_REAR_END], tot.kinds[SIM_KIND_SIDE]);
 }
 
 /*----------------------------------------------------------------------------------------------------------------
@@ -212,11 +224,14 @@ static void sim_json_event(SimJson *j, const SimWorld *w, const SimEvent *e)
     const char *colon = j->compact ? ":" : ": ";
     int a = e->a + 1, b = e->b + 1;
     switch (e->type) {
-    case SIM_EV_OVERTAKE: fprintf(out, "%s\"passer\"%s%d%s\"passed\"%s%d", sep, colon, a, sep, colon, b); break;
+    case SIM_EV_OVERTAKE:
+        fprintf(out, "%s\"passer\"%s%d%s\"passed\"%s%d%s\"kind\"%s\"%s\"%s\"race_lap\"%s%d", sep, colon, a, sep, colon, b, sep,
+                colon, sim_event_kind_name(e->kind), sep, colon, e->race_lap);
+        break;
     case SIM_EV_LAPPING: fprintf(out, "%s\"passer\"%s%d%s\"lapped\"%s%d", sep, colon, a, sep, colon, b); break;
     case SIM_EV_COLLISION:
-        fprintf(out, "%s\"a\"%s%d%s\"b\"%s%d%s\"rel_speed_mps\"%s%.3f", sep, colon, a, sep, colon, b, sep, colon,
-                e->value);
+        fprintf(out, "%s\"a\"%s%d%s\"b\"%s%d%s\"rel_speed_mps\"%s%.3f%s\"kind\"%s\"%s\"%s\"race_lap\"%s%d", sep, colon, a,
+                sep, colon, b, sep, colon, e->value, sep, colon, sim_event_kind_name(e->kind), sep, colon, e->race_lap);
         break;
     case SIM_EV_LAP:
         fprintf(out, "%s\"car\"%s%d%s\"lap\"%s%d%s\"lap_s\"%s%.6f", sep, colon, a, sep, colon, e->lap, sep, colon,
@@ -245,6 +260,21 @@ static void sim_json_totals(SimJson *j, const SimWorld *w)
     fprintf(j->out, "%d", tot.count[SIM_EV_COLLISION]);
     sim_json_key(j, "offtracks", false);
     fprintf(j->out, "%d", tot.count[SIM_EV_OFFTRACK]);
+    if (!j->compact) { /* the classification, in run --json only (batch records keep their schema) */
+        sim_json_key(j, "overtakes_after_lap1", false);
+        fprintf(j->out, "%d", tot.after_lap1[SIM_EV_OVERTAKE]);
+        sim_json_key(j, "collisions_after_lap1", false);
+        fprintf(j->out, "%d", tot.after_lap1[SIM_EV_COLLISION]);
+        for (int k = SIM_KIND_MISTAKE; k < SIM_KIND_COUNT; k++) {
+            char key[48];
+            snprintf(key, sizeof key, "%s_%s", k >= SIM_KIND_REAR_END ? "collisions" : "overtakes",
+                     sim_event_kind_name((SimEventKind)k));
+            for (char *c = key; *c; c++)
+                *c = *c == '-' ? '_' : *c;
+            sim_json_key(j, key, false);
+            fprintf(j->out, "%d", tot.kinds[k]);
+        }
+    }
     j->depth--;
     sim_json_nl(j);
     fputc('}', j->out);

@@ -33,6 +33,7 @@ static void sim_score_offtrack(SimWorld *w, SimCar *c, SimCarPriv *p)
         c->offtrack_s += w->dt_s;
         if (!p->was_off) {
             c->offtracks++;
+            p->mistake_tick = w->tick;
             sim_event_push(w, SIM_EV_OFFTRACK, c->id, -1, c->laps + 1, 0.0);
         }
     }
@@ -162,6 +163,24 @@ static unsigned char sim_settle(double q, double len)
     return q <= -len ? SIM_PAIR_LO_BEHIND : (q >= len ? SIM_PAIR_LO_AHEAD : SIM_PAIR_UNKNOWN);
 }
 
+/* The class of a confirmed overtake (SimEventKind: the first that fits). A pass is confirmed a second after it
+ * happened, so the windows count from then. */
+static SimEventKind sim_pass_kind(const SimWorld *w, const SimCar *passer, const SimCar *passed)
+{
+    const SimCarPriv *pa = &w->priv[passer->id], *pb = &w->priv[passed->id];
+    long mistake = (long)((SIM_MISTAKE_S + SIM_PASS_CONFIRM_S) / w->dt_s + 0.5);
+    long braking = (long)((SIM_BRAKING_S + SIM_PASS_CONFIRM_S) / w->dt_s + 0.5);
+    long drafted = (long)((SIM_DRAFTED_S + SIM_PASS_CONFIRM_S) / w->dt_s + 0.5);
+    if (w->tick - pb->mistake_tick <= mistake)
+        return SIM_KIND_MISTAKE;
+    if (w->tick - pa->braked_tick <= braking || w->tick - pb->braked_tick <= braking)
+        return SIM_KIND_BRAKING;
+    if (w->tick - pa->drafted_tick <= drafted)
+        return SIM_KIND_DRAFTING;
+    double k = trk_curvature(w->track, passer->s_m, NULL);
+    return fabs(k) > SIM_CORNER_CURVATURE ? SIM_KIND_CORNER : SIM_KIND_PACE;
+}
+
 static void sim_pass_confirmed(SimWorld *w, SimCar *passer, SimCar *passed)
 {
     double r = passer->race_dist_m - passed->race_dist_m;
@@ -169,7 +188,9 @@ static void sim_pass_confirmed(SimWorld *w, SimCar *passer, SimCar *passed)
     if (laps == 0) {
         passer->overtakes++;
         passed->positions_lost++;
-        sim_event_push(w, SIM_EV_OVERTAKE, passer->id, passed->id, passer->laps + 1, 0.0);
+        SimEvent *e = sim_event_push(w, SIM_EV_OVERTAKE, passer->id, passed->id, passer->laps + 1, 0.0);
+        if (e)
+            e->kind = sim_pass_kind(w, passer, passed);
     } else if (laps > 0) {
         passer->lappings++;
         sim_event_push(w, SIM_EV_LAPPING, passer->id, passed->id, passer->laps + 1, 0.0);

@@ -331,6 +331,8 @@ static int sim_collect_others(SimWorld *w, int k, DrvOther *out)
     int id = me->other.id;
     w->priv[id].draft_factor = draft;
     w->cars[id].drafting_now = draft < 1.0;
+    if (draft < 1.0)
+        w->priv[id].drafted_tick = w->tick;
     return count;
 }
 

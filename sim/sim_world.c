@@ -4,6 +4,7 @@
  * nothing (except when the event list grows). */
 #include "sim_internal.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,13 @@ const char *sim_event_name(SimEventType type)
     static const char *names[SIM_EV_COUNT] = {"overtake", "lapping", "collision", "offtrack",
                                               "lap",      "finish",  "retire"};
     return (type >= 0 && type < SIM_EV_COUNT) ? names[type] : "unknown";
+}
+
+const char *sim_event_kind_name(SimEventKind kind)
+{
+    static const char *names[SIM_KIND_COUNT] = {"", "mistake", "braking", "drafting", "corner", "pace",
+                                                "rear-end", "side"};
+    return (kind >= 0 && kind < SIM_KIND_COUNT) ? names[kind] : "";
 }
 
 /*----------------------------------------------------------------------------------------------------------------
@@ -183,6 +191,7 @@ int sim_world_add_car(SimWorld *w, const SimCarDef *def)
     p->progress_next_m = c->race_dist_m + SIM_STALL_PROGRESS_M;
     p->stall_tick = w->stall_ticks; /* progress last seen at tick 0 */
     p->active = true;
+    p->braked_tick = p->drafted_tick = p->mistake_tick = LONG_MIN / 2; /* long before the start */
     if (c->spec.length_m > w->max_len_m)
         w->max_len_m = c->spec.length_m;
     sim_pose_save(c, p);
@@ -253,6 +262,8 @@ static void sim_think(SimWorld *w)
             p->think(p->driver, &w->views[i], out);
         else
             sim_hold_think(p, &w->views[i], out);
+        if (out->long_accel_mps2 < -SIM_BRAKING_MPS2)
+            p->braked_tick = w->tick;
     }
 }
 

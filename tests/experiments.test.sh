@@ -39,6 +39,8 @@ import json, sys
 rec = [json.loads(l) for l in open(sys.argv[1])][2]
 run = json.load(open(sys.argv[2]))
 run.pop("events", None)
+# the run's totals also classify its events (by kind, after lap 1); a record keeps the plain counts
+run["totals"] = {k: v for k, v in run["totals"].items() if k in ("overtakes", "lappings", "collisions", "offtracks")}
 sys.exit(0 if rec == run and rec["seed"] == 13 else 1)
 EOF
     check "batch: race 13 equals run --seed 13 --shuffle-grid" [ $? -eq 0 ]

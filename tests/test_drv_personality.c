@@ -2,6 +2,8 @@
 #include "../drivers/drv.h"
 #include "tst.h"
 
+#include <string.h>
+
 #include <dirent.h>
 #include <stdlib.h>
 
@@ -213,6 +215,23 @@ static int test_valid_in_code(void)
     return 0;
 }
 
+/* The documented example (docs/personality-example.ini, shown in the README) states every key with its default: it
+ * loads, and apart from the [driver] identity it is the default personality. */
+static int test_documented_example(void)
+{
+    DrvPersonality p, d = drv_default_personality();
+    char err[512];
+    TST_CHECK(drv_personality_load("docs/personality-example.ini", &p, err, sizeof err) == 0);
+    TST_STR_EQ(p.name, "Ex Ample");
+    TST_CHECK(p.number == 42 && p.model == d.model);
+    TST_CHECK(p.skirt_m == d.skirt_m && p.draft_weight == d.draft_weight && p.line_weight == d.line_weight);
+    TST_CHECK(p.aggression == d.aggression && p.grip_use == d.grip_use && p.lookahead_s == d.lookahead_s);
+    TST_CHECK(p.reaction_noise == d.reaction_noise && p.slots == d.slots && p.blur == d.blur);
+    TST_CHECK(p.blur_radius == d.blur_radius && p.hysteresis == d.hysteresis && p.lod == d.lod);
+    TST_CHECK(p.resolver == d.resolver && p.decide_hz == d.decide_hz && p.decide_far_hz == d.decide_far_hz);
+    return 0;
+}
+
 int main(void)
 {
     TST_RUN(test_valid_in_code);
@@ -222,5 +241,6 @@ int main(void)
     TST_RUN(test_errors);
     TST_RUN(test_long_line_and_junk);
     TST_RUN(test_shipped_files);
+    TST_RUN(test_documented_example);
     return tst_report();
 }
