@@ -59,6 +59,36 @@ if grep -qF "$long " "$tmp/out" && [ "$w1" -gt 0 ] && [ "$w1" -eq "$w2" ]; then
 else
     fail=$((fail + 1)); echo "FAIL long name cut or columns misaligned"; cat "$tmp/out"
 fi
+
+# --trace: a header and one row of 17 columns per running car per tick, ticks from 0 up to the race's last
+check trace 0 "" "$prog" run "$race" --headless --quiet --trace "$tmp/trace.csv" --json "$tmp/trace.json"
+if python3 - "$tmp/trace.csv" "$tmp/trace.json" <<'PY'
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1])))
+race = json.load(open(sys.argv[2]))
+head = rows[0]
+ok = head[:4] == ["tick", "time_s", "number", "name"] and len(head) == 17 and len(rows) > 100
+ok = ok and all(len(r) == 17 for r in rows[1:]) and rows[1][0] == "0"
+ok = ok and int(rows[-1][0]) == race["ticks"] - 1
+names = {c["name"] for c in race["cars"]}
+ok = ok and {r[3] for r in rows[1:]} == names
+sys.exit(0 if ok else 1)
+PY
+then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL trace rows"; fi
+# classified totals: every overtake and collision has one kind; the kinds add up
+"$prog" run data/races/default.ini --headless --quiet --seed 3 --shuffle-grid --json "$tmp/kinds.json" >/dev/null 2>&1
+if python3 - "$tmp/kinds.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d["totals"]
+ov = sum(t["overtakes_" + k] for k in ("mistake", "braking", "drafting", "corner", "pace"))
+co = t["collisions_rear_end"] + t["collisions_side"]
+kinds = [e["kind"] for e in d["events"] if e["type"] in ("overtake", "collision")]
+after = sum(1 for e in d["events"] if e["type"] == "overtake" and e["race_lap"] > 1)
+ok = ov == t["overtakes"] and co == t["collisions"] and all(kinds) and after == t["overtakes_after_lap1"]
+sys.exit(0 if ok and t["overtakes"] > 0 else 1)
+PY
+then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL classified totals"; fi
 rm -rf "$tmp"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

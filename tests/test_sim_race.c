@@ -206,6 +206,40 @@ static int pose_matches_state(const TrkTrack *t, const SimCar *c)
     return c->x_m == p.x_m + c->d_m * p.nx && c->y_m == p.y_m + c->d_m * p.ny && c->heading_rad == atan2(vy, vx);
 }
 
+/* The kind of a collision: a fast car running into a slow one in the same lane is rear-end; two cars side by side
+ * steering into each other touch side by side. */
+static SimEventKind first_collision_kind(double sb, double db, double vb, double target_a, double target_b)
+{
+    TrkTrack *t = sim_tst_circle(200.0);
+    SimWorld *w = sim_tst_world(t, 1);
+    SimTstDriver a = sim_tst_driver(30.0, target_a), b = sim_tst_driver(vb, target_b);
+    sim_tst_add(w, "a", 0.0, 0.0, 30.0, 0.0, &a, NULL);
+    sim_tst_add(w, "b", sb, db, vb, sb, &b, NULL);
+    SimEventKind kind = SIM_KIND_NONE;
+    for (int i = 0; i < 500 && kind == SIM_KIND_NONE; i++) {
+        sim_world_step(w);
+        int n;
+        const SimEvent *ev = sim_world_events(w, &n);
+        for (int k = 0; k < n; k++)
+            if (ev[k].type == SIM_EV_COLLISION) {
+                kind = ev[k].kind;
+                break;
+            }
+    }
+    sim_world_destroy(w);
+    trk_free(t);
+    return kind;
+}
+
+static int test_collision_kinds(void)
+{
+    TST_CHECK(first_collision_kind(15.0, 0.0, 10.0, 0.0, 0.0) == SIM_KIND_REAR_END);
+    TST_CHECK(first_collision_kind(0.5, 3.0, 30.0, 3.0, 0.0) == SIM_KIND_SIDE);
+    TST_STR_EQ(sim_event_kind_name(SIM_KIND_REAR_END), "rear-end");
+    TST_STR_EQ(sim_event_kind_name(SIM_KIND_NONE), "");
+    return 0;
+}
+
 static int test_poses_kept(void)
 {
     TrkTrack *t = sim_tst_circle(200.0);
@@ -495,6 +529,7 @@ int main(void)
     TST_RUN(test_stalled_car_is_retired);
     TST_RUN(test_laps_and_finish);
     TST_RUN(test_poses_kept);
+    TST_RUN(test_collision_kinds);
     TST_RUN(test_view_contents);
     TST_RUN(test_view_laps_ahead);
     TST_RUN(test_result_independent_of_car_order);
