@@ -3,7 +3,7 @@
 #define DRV_CONTEXT_H
 
 #include "drv_beh.h"
-#include "drv_driver.h"
+#include "drv_internal.h"
 
 /* A chosen offset this close to the racing line counts as following it (and, held between decisions, moves with it). */
 #define DRV_LINE_FOLLOW_BAND_M 1.0

@@ -6,7 +6,7 @@
 #ifndef DRV_CONTROL_H
 #define DRV_CONTROL_H
 
-#include "drv_driver.h"
+#include "drv_internal.h"
 #include "drv_math.h"
 
 #include <math.h>

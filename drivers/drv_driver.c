@@ -1,6 +1,6 @@
 /* drv_driver.c: driver lifetime and dispatch by model. */
 #include "drv_context.h"
-#include "drv_driver.h"
+#include "drv_internal.h"
 #include "drv_lanes.h"
 #include "drv_steering.h"
 #include "drv_tables.h"
@@ -186,15 +186,6 @@ void drv_think(DrvDriver *driver, const DrvView *view, DrvControls *out)
     if (!decide && !driver->plan.on_line && fabs(target_d - driver->plan.line_d_m) < DRV_LINE_FOLLOW_BAND_M)
         target_d += line_d - driver->plan.line_d_m;
     drv_context_control(driver, view, target_d, line_d, &here, driver->plan.braking, out);
-}
-
-double drv_hysteresis_weight(const DrvDriver *driver, long tick)
-{
-    long k = tick - driver->last_decide_tick;
-    double h = driver->p.hysteresis;
-    if (k > 1 && k <= DRV_HYST_POW_TICKS)
-        return driver->hyst_pow[k]; /* pow(h, k), computed at creation */
-    return k > 1 && k < 1000000 ? pow(h, (double)k) : h;
 }
 
 void drv_think_fn(void *self, const DrvView *view, DrvControls *out) { drv_think(self, view, out); }

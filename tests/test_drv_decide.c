@@ -3,7 +3,7 @@
  * runs every tick on the current view toward the held plan; at the sim's own rate every tick decides. Hysteresis is
  * per tick, and a target on the racing line is held relative to the line. */
 #include "../drivers/drv.h"
-#include "../drivers/drv_driver.h"
+#include "../drivers/drv_internal.h"
 #include "../sim/sim.h"
 #include "tst.h"
 

@@ -4,7 +4,7 @@
  * without a leak or a double free (the sanitizer build checks that); a session given a race's tables borrows
  * them and races exactly as one that builds its own. */
 #include "../drivers/drv.h"
-#include "../drivers/drv_driver.h"
+#include "../drivers/drv_internal.h"
 #include "../drivers/drv_tables.h"
 #include "../sim/sim.h"
 #include "tst.h"

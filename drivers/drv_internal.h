@@ -1,8 +1,10 @@
-/* drv_driver.h: the driver object shared by the driver models (private to drivers/). */
-#ifndef DRV_DRIVER_H
-#define DRV_DRIVER_H
+/* drv_internal.h: the driver object shared by the driver models and their stages (private to drivers/). */
+#ifndef DRV_INTERNAL_H
+#define DRV_INTERNAL_H
 
 #include "drv_map.h"
+
+#include <math.h>
 
 /* Track-query hints (sample indices) kept between ticks so every look-up is O(1). */
 typedef struct DrvHints {
@@ -66,10 +68,16 @@ struct DrvDriver {
 };
 
 /* The weight of the previous decision's maps (or target) in this one: the personality's hysteresis is per tick, so
- * a decision k ticks after the last blends with hysteresis^k. Per decision, a driver deciding every 4th tick kept
- * maps 4 times staler than one deciding every tick, and drove worse for it (1-1.7 s a race slower, twice the time
- * off the track; README, "Decision rate"). */
-double drv_hysteresis_weight(const DrvDriver *driver, long tick);
+ * a decision k ticks after the last blends with hysteresis^k (per decision, a driver deciding every 4th tick would
+ * keep maps four times staler than one deciding every tick). */
+static inline double drv_hysteresis_weight(const DrvDriver *driver, long tick)
+{
+    long k = tick - driver->last_decide_tick;
+    double h = driver->p.hysteresis;
+    if (k > 1 && k <= DRV_HYST_POW_TICKS)
+        return driver->hyst_pow[k]; /* pow(h, k), computed at creation */
+    return k > 1 && k < 1000000 ? pow(h, (double)k) : h;
+}
 
 /* The grip the low-level steering and speed control count on (m/s^2): the view's car's, or their own fallbacks when
  * the view has no car. Inline: it is read every tick, and a call costs as much as the formula. */
