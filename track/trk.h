@@ -72,7 +72,7 @@ const char *trk_warning(const TrkTrack *track);
 
 const char *trk_name(const TrkTrack *track);
 double trk_length(const TrkTrack *track);
-double trk_wrap_s(const TrkTrack *track, double s_m);            /* into [0, length) */
+inline double trk_wrap_s(const TrkTrack *track, double s_m);     /* into [0, length) */
 double trk_delta_s(const TrkTrack *track, double from_m, double to_m); /* signed shortest, in [-L/2, L/2) */
 
 TrkPose trk_pose_at(const TrkTrack *track, double s_m, int *hint);
@@ -104,7 +104,7 @@ typedef struct TrkSpot {
     double line_d_m;   /* m, as trk_line_d */
     double line_kappa; /* 1/m, as trk_line_curvature */
 } TrkSpot;
-TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint);
+inline TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint);
 /* trk_line_d at n arc lengths (out[i] at s_m[i]), each bit-identical to its own query, for callers that sample the
  * line along a stretch. */
 inline void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n);

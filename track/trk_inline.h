@@ -44,6 +44,19 @@ struct TrkSpeedProfile {
     double *path_ds_m; /* path length from each sample to the next, m */
 };
 
+inline double trk_wrap_s(const TrkTrack *track, double s_m)
+{
+    double L = track->length_m;
+    /* Fast path for the common case (already wrapped): floor(s / L) is exactly 0 for 0 <= s < L, so the general
+     * formula gives s itself; "+ 0.0" turns -0.0 into +0.0 as the formula does. Bit-identical, no division. */
+    if (s_m >= 0.0 && s_m < L)
+        return s_m + 0.0;
+    if (!isfinite(s_m))
+        return 0.0;
+    double w = s_m - L * floor(s_m / L);
+    return (w >= L || w < 0.0) ? 0.0 : w;
+}
+
 /* The sample at or before s and the fraction to the next one, from the table's length, spacing and sample count
  * (the loops below keep them in locals: their stores may alias any double, so the compiler would reload them from
  * the track after each one). s is wrapped as trk_wrap_s wraps it, with its fast path here (s already on the lap). */
@@ -85,6 +98,15 @@ inline TrkSpot trk_spot_mix(const TrkTrack *track, int i, double f)
     TrkSpot p = {g.kappa, g.left_m, g.right_m, trk_lerp(a->line_d_m, b->line_d_m, f),
                  trk_lerp(a->line_kappa, b->line_kappa, f)};
     return p;
+}
+
+inline TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint)
+{
+    double f;
+    int i = trk_locate(track, s_m, &f);
+    if (hint)
+        *hint = i;
+    return trk_spot_mix(track, i, f);
 }
 
 inline TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint)

@@ -23,4 +23,11 @@ void trk_line_compute(TrkTrack *track, int iterations);
 /* Curvature through three points (Menger), signed, left positive; 0 when degenerate. */
 double trk_curvature3(double ax, double ay, double bx, double by, double cx, double cy);
 
+/* i modulo n, into [0, n). */
+static inline int trk_wrap_i(int i, int n)
+{
+    i %= n;
+    return i < 0 ? i + n : i;
+}
+
 #endif
