@@ -83,7 +83,7 @@ ifneq ($(filter build/opt build/plain,$(BUILD)),)
 ROOT_PROGRAM := racesim
 endif
 
-.PHONY: all deps run test test-unit test-san bench soak fuzz clean FORCE
+.PHONY: all deps run test test-unit test-san bench soak fuzz clean install FORCE
 # Keep intermediate objects (the test .o files), so make never prints clean-up lines after the test summary.
 .SECONDARY: $(TEST_BINS:=.o) $(BENCH_BINS:=.o)
 all: $(PROGRAM) $(ROOT_PROGRAM)
@@ -162,6 +162,16 @@ bench: deps
 soak: deps
 	@$(MAKE) --no-print-directory $(BUILD)/tests/test_soak
 	$(BUILD)/tests/test_soak --full
+
+# `make install PREFIX=/usr/local DESTDIR=`: the program, its man page and the data (tracks, drivers, races), which
+# the program finds from PREFIX/bin when the current directory has no data/.
+PREFIX ?= /usr/local
+install:
+	@[ -x $(PROGRAM) ] || $(MAKE) --no-print-directory $(PROGRAM)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/racesim
+	install -m 755 $(PROGRAM) $(DESTDIR)$(PREFIX)/bin/racesim
+	install -m 644 docs/racesim.1 $(DESTDIR)$(PREFIX)/share/man/man1/racesim.1
+	cp -R data $(DESTDIR)$(PREFIX)/share/racesim/
 
 clean:
 	rm -rf build racesim

@@ -6,6 +6,10 @@
 #define APP_H
 
 #define APP_DEFAULT_RACE "data/races/default.ini"
+#define APP_VERSION "0.8.0"
+/* The default race: data/races/default.ini in the current directory, else the one `make install` put beside the
+ * program (PREFIX/share/racesim/data/..., found from PREFIX/bin/racesim). */
+const char *app_default_race(void);
 
 int cmd_track(int argc, char **argv);
 int cmd_run(int argc, char **argv);

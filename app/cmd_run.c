@@ -168,7 +168,7 @@ static int cmd_run_parse(int argc, char **argv, CmdRunOpts *o)
         o->race_path = a;
     }
     if (!o->race_path)
-        o->race_path = APP_DEFAULT_RACE;
+        o->race_path = app_default_race();
     return -1;
 }
 

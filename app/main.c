@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct AppCommand {
     const char *name;
@@ -21,6 +22,26 @@ static const AppCommand app_commands[] = {
     {"track", cmd_track, "validate a track file and print its summary"},
 };
 
+const char *app_default_race(void)
+{
+    static char installed[4096];
+    if (access(APP_DEFAULT_RACE, R_OK) == 0)
+        return APP_DEFAULT_RACE;
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return APP_DEFAULT_RACE;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash == NULL)
+        return APP_DEFAULT_RACE;
+    *slash = '\0'; /* PREFIX/bin */
+    int k = snprintf(installed, sizeof installed, "%s/../share/racesim/%s", exe, APP_DEFAULT_RACE);
+    if (k < 0 || (size_t)k >= sizeof installed || access(installed, R_OK) != 0)
+        return APP_DEFAULT_RACE;
+    return installed;
+}
+
 static void app_usage(FILE *out)
 {
     fprintf(out, "usage: racesim [CMD [OPTIONS...]]\n\n"
@@ -29,17 +50,22 @@ static void app_usage(FILE *out)
             APP_DEFAULT_RACE);
     for (size_t i = 0; i < sizeof app_commands / sizeof app_commands[0]; i++)
         fprintf(out, "  %-9s %s\n", app_commands[i].name, app_commands[i].summary);
-    fprintf(out, "\n`racesim CMD --help` documents each command.\n");
+    fprintf(out, "  %-9s %s\n", "version", "print the version (also --version)");
+    fprintf(out, "\n`racesim CMD --help` documents each command; `man racesim` once installed.\n");
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        char *def_argv[] = {"run", APP_DEFAULT_RACE, NULL};
+        char *def_argv[] = {"run", (char *)app_default_race(), NULL};
         return cmd_run(2, def_argv);
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
         app_usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("racesim %s\n", APP_VERSION);
         return 0;
     }
     for (size_t i = 0; i < sizeof app_commands / sizeof app_commands[0]; i++)

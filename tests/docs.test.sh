@@ -1,6 +1,7 @@
 #!/bin/sh
-# docs.test.sh: the documentation stays in step with the program: docs/commands.md holds every command's --help text
-# as the program prints it, and the README's personality example is docs/personality-example.ini.
+# docs.test.sh: the documentation stays in step with the program: docs/commands.md and the man page docs/racesim.1
+# are what tools/docs-commands.sh makes from the --help texts, the man page renders without warnings, and the
+# README's personality example is docs/personality-example.ini.
 # usage: tests/docs.test.sh PROGRAM
 prog="$1"
 pass=0
@@ -11,17 +12,16 @@ check() {
 }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for c in run batch ab merge check baseline track; do
-    "$prog" "$c" --help > "$tmp/$c.txt" 2>&1
-    # the help text must appear in docs/commands.md line for line, in one fenced block
-    python3 - "$tmp/$c.txt" docs/commands.md <<'PY'
-import sys
-help_text = open(sys.argv[1]).read().rstrip("\n")
-doc = open(sys.argv[2]).read()
-sys.exit(0 if ("```\n" + help_text + "\n```") in doc else 1)
-PY
-    check "docs/commands.md has the current 'racesim $c --help'" [ $? -eq 0 ]
-done
+sh tools/docs-commands.sh "$prog" "$tmp"
+check "docs/commands.md is current (sh tools/docs-commands.sh)" cmp -s "$tmp/commands.md" docs/commands.md
+check "docs/racesim.1 is current (sh tools/docs-commands.sh)" cmp -s "$tmp/racesim.1" docs/racesim.1
+if command -v groff >/dev/null 2>&1; then
+    groff -man -Tutf8 -ww docs/racesim.1 >"$tmp/man.txt" 2>"$tmp/groff.err"
+    check "the man page renders without warnings" [ ! -s "$tmp/groff.err" ]
+    check "the man page documents run --trace" grep -q -- "--trace FILE.csv" "$tmp/man.txt"
+else
+    echo "skipped: groff not installed (man page rendering)"
+fi
 python3 - README.md docs/personality-example.ini <<'PY'
 import sys
 readme = open(sys.argv[1]).read()
