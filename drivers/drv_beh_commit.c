@@ -28,8 +28,7 @@
  * merge with selects. The first and the last pass vectorise; every value is computed by the same operations as
  * drv_lanes_column_speed and the loop in drv_beh_commit give it. A slot that loop skips (off <= 0 or shortfall <=
  * 0) computes a level too, which the merge then leaves out, so the map is the same bit for bit (test_drv_fast.c:
- * test_commit_matches_reference). About 50 instructions a slot against 56 (the gather pass and the 2-wide double
- * arithmetic keep it from gaining more); the whole commit behaviour -5 % in the default race. */
+ * test_commit_matches_reference). */
 static void drv_commit_slots(const DrvLanesColumn *col, const DrvBehCtx *ctx, DrvContextMap *map, double v_ref,
                              double inv_band, double line_band)
 {

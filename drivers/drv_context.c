@@ -67,12 +67,8 @@ static DrvBehaviourFn *const drv_behaviours[] = {
 /* True when no other car could write anything into the maps: none behind within DRV_ALONE_BEHIND_M (beyond the
  * blue-flag range; all the view shows), and none ahead within reach of avoid or drafting at its own closing speed,
  * with a margin of DRV_ALONE_MARGIN_M and DRV_ALONE_MARGIN_MPS. Then the maps would hold only the line, the track
- * limits and the corner commitment. Until session 5 a car ahead counted within avoid's range for a stopped car (2
- * lookaheads at our speed: 400 m on a straight), and cars with company far ahead built maps nothing wrote into; by
- * each car's own closing speed, 44 % fewer decisions build maps in the default race. Taking cars behind by their
- * reach as well (the car-behind wall, blue flags) left cars alone that were followed closely, and cost off-track
- * time on lap 1 (+0.8 s a race on the file's grid and +0.2 s in the standing start, seeds 1-180): those still count
- * as company. */
+ * limits and the corner commitment. Cars behind are not judged by their reach: a car followed closely must keep its
+ * maps (the car-behind wall), or it cuts across the follower on lap 1. */
 static bool drv_context_alone(const DrvView *view, const DrvPersonality *p)
 {
     for (int i = 0; i < view->other_count; i++) {

@@ -94,7 +94,7 @@ static bool drv_car_near(const DrvView *view)
      * ds > (v - v_o) * DRV_NEAR_S. That is |ds| < DRV_NEAR_M or |ds| < closing * DRV_NEAR_S (closing v_o - v behind)
      * with both sides negated behind, and negating a difference or a product is exact (rounding to nearest is
      * symmetric): the same answer for every car, a zero ds (near) and a NaN (not) included. One difference a car and
-     * no sign flips: 12 instructions a car instead of 16, in a loop over the view three ticks in four. */
+     * no sign flips, in a loop over the view three ticks in four. */
     const double v = view->speed_mps;
     for (const DrvOther *o = view->others, *end = o + view->other_count; o < end; o++) {
         double ds = o->ds_m, closing_ahead = (v - o->speed_mps) * DRV_NEAR_S;

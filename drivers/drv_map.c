@@ -59,8 +59,8 @@ float *drv_map_values(DrvContextMap *map, DrvMapWhich which)
 /* (int)drv_clampd(ceil(x), lo, hi) for integers lo <= hi, without the library call where x is a modest number;
  * anything else (huge, infinite, NaN) takes the library path. A modest x is clamped first: ceil is monotonic and
  * leaves the integers lo and hi as they are, so the ceil of the clamped x is the clamped ceil of x, and the clamped x
- * fits an int. The int is the same: only the sign of a zero may differ, which (int) drops. A few instructions fewer
- * than rounding through a long long and clamping the result; it runs twice for every band and peak written. */
+ * fits an int. The int is the same: only the sign of a zero may differ, which (int) drops. It runs twice for every band
+ * and peak written. */
 static int drv_map_ceil_in(double x, double lo, double hi)
 {
     if (!(x > -1e9 && x < 1e9))
@@ -111,8 +111,7 @@ typedef struct DrvMapPeakV {
  * offset as (i * step - left) + d, which is -x or (both zero) x, and squares to x * x; the weight as x * x * inv2 - 1,
  * which is -w, times -value, which gives value * w, except that a weight of exactly 0 gives -0 for +0: which merges
  * as +0 does, into stored values >= 0 or NaN (test_drv_fast.c: test_peak_matches_reference). Each operation then
- * updates its register in place: SSE2's operations overwrite their first operand, and the form as written copied a
- * constant before each subtraction from one (the compiler's own loop took 36 instructions for four slots; 27 here). */
+ * updates its register in place: SSE2's operations overwrite their first operand. */
 static inline __attribute__((always_inline)) void drv_map_peak_block(float *v, int i, DrvMapV2d k01, DrvMapV2d k23,
                                                                    const DrvMapPeakV *pv, bool floor, float base)
 {
@@ -214,7 +213,7 @@ static inline int drv_map_guess_below(const DrvContextMap *map, int from, int to
 /* drv_map_range for a band: the same lo and hi. drv_map_ceil_in and drv_map_floor_in send anything beyond +-1e9
  * through the library; a band's slot coordinates are never NaN (its offsets are finite, the skirt is finite or +inf
  * and never NaN), and for every other x clamping first gives the same int (see drv_map_ceil_in), so the band clamps
- * straight away: about ten instructions fewer a band. (A NaN, from a map whose span is not finite, gives an empty
+ * straight away. (A NaN, from a map whose span is not finite, gives an empty
  * range here; the library path's (int)NaN gave no usable index either.) */
 static inline void drv_map_band_range(const DrvContextMap *map, double d_lo, double d_hi, double reach, int *lo,
                                       int *hi)
@@ -255,7 +254,7 @@ static inline void drv_map_fill4(float *v, float f)
  * was cut off by the range's rounding within an ulp of its end), and likewise below slot in_end-1, so its middle lies
  * within half a step of the middle of the run's end centres, that is, between those centres. The slot nearest to it
  * is then in the run (rounding errors are ulps, not the half step to spare), and already holds the level or more (or
- * a NaN, which no compare replaces). It saves a division and a dozen instructions on most bands. */
+ * a NaN, which no compare replaces). It saves a division on most bands. */
 static inline void drv_map_band_inside(DrvContextMap *map, DrvMapWhich which, float *v, int in_lo, int in_end,
                                        double d_lo_m, double d_hi_m, double value)
 {
@@ -377,10 +376,9 @@ void drv_map_write_peak_on_floor(DrvContextMap *map, DrvMapWhich which, double f
 }
 
 /* drv_map_write_peak_on_floor(floor, d, broad) then drv_map_write_peak(d, narrow) with one call's set-up: the same
- * loops, in the same order, as the two calls run (test_drv_fast.c: test_two_peaks_match_three_writes). Fusing the
- * narrow peak into the broad one's loop (its x * x is the broad one's) cost more than it saved: split into three
- * loops around the narrow range, or masked by the slot index, the vectorised loops' set-up ate the gain. Saves about
- * 40 of drv_beh_line's 660 instructions a decision. */
+ * loops, in the same order, as the two calls run (test_drv_fast.c: test_two_peaks_match_three_writes). The narrow peak
+ * is not fused into the broad one's loop: split around the narrow range or masked by slot, the vectorised loops'
+ * set-up ate the gain. */
 void drv_map_write_two_peaks_on_floor(DrvContextMap *map, DrvMapWhich which, double floor_value, double d_m,
                                       double broad_value, double broad_falloff_m, double narrow_value,
                                       double narrow_falloff_m)

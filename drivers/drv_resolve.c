@@ -113,8 +113,7 @@ static bool drv_walk_flat(const float *danger, int n, float *dmin)
 }
 
 /* The best interest among the slots of lo..hi whose danger is not above limit, -1 when none is above -1 (NaN interest
- * never counts). Kept in four running maxima (slot i in the (i - lo) % 4th) updated by selects, not branches: fewer
- * instructions, and no branch on the data. The maximum of a set does not depend on the order it is taken in but for
+ * never counts). Kept in four running maxima (slot i in the (i - lo) % 4th) updated by selects: no branch on the data. The maximum of a set does not depend on the order it is taken in but for
  * which of +0 and -0 wins a tie, and the caller only subtracts a tolerance from it, which gives the same for both.
  * *masked counts the slots of lo..hi whose danger is not at most limit (in the same pass): when there are none, the
  * run of unmasked slots around any slot is all of lo..hi. */

@@ -35,10 +35,10 @@
 #define DRV_ST_SIDE_PICK_M 0.25       /* a car this close to our line of travel: dodge toward the racing line */
 #define DRV_ST_YIELD_PUSH_M 2.0
 
-/* The tuned weights. Tried on 20 races each of gp and tech (README, "Why context steering"): separation 1.5..96,
- * avoidance 1.5..6, draft 0.3..2, separation length 4..15 m. Collisions fall steeply as separation grows to ~24-48
- * (at 1.5: 12.7 and 7.3 a race; at 48: 0.9 and 1.2), then level off; a stronger draft costs collisions. The best
- * weights make separation dominate the sum whenever a car is near, i.e. the sum behaves like a priority rule there.
+/* The tuned weights, searched over separation 1.5..96, avoidance 1.5..6, draft 0.3..2 and separation length
+ * 4..15 m toward the fewest collisions (docs/research.md): collisions fall steeply as separation grows, then level
+ * off, and a stronger draft costs collisions. The best weights make separation dominate the sum whenever a car is
+ * near, i.e. the sum behaves like a priority rule there.
  * A build may override them with -D for tuning runs. */
 #ifndef DRV_ST_W_SEP
 #define DRV_ST_W_SEP 48.0

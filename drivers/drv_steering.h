@@ -9,7 +9,7 @@
 
 #include "drv_context.h"
 
-/* The weights of the weighted sum, and the shapes of the behaviours. Tuned on gp and tech (see the README's "Why
+/* The weights of the weighted sum, and the shapes of the behaviours. Tuned on gp and tech (see docs/research.md, "Why
  * context steering" section for what was tried). Personality values scale them: line -> seek, draft -> draft,
  * skirt -> separation radius, lookahead -> avoidance horizon, aggression -> braking threshold, hysteresis ->
  * smoothing of the sum. */

@@ -1,8 +1,7 @@
 /* drv_tables.c: a driver's track tables and the cache that shares them among drivers (see drv_tables.h).
  *
- * A 100-car grid of ten personalities built each table ten times (~660 M of its ~730 M instructions of setup), and a
- * batch built every driver's tables again for every race (~73 M instructions a default race). With a cache each
- * distinct (track, car, grip use) is built once: for a race by its session, for a batch once before the workers
+ Building the tables is most of a driver's set-up, and a grid of repeated personalities, or a batch of races, would
+ * build the same ones again and again. With a cache each distinct (track, car, grip use) is built once: for a race by its session, for a batch once before the workers
  * start. Keys are compared by their exact bits, so a shared table is the one the driver would have built itself,
  * bit for bit. */
 #include "drv_tables.h"

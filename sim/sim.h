@@ -310,7 +310,7 @@ typedef struct SimSessionDef {
     const TrkTrack *track;
     /* the drivers' track tables, built beforehand for this track (borrowed, only read; must outlive the session);
      * NULL = none. The session shares the tables among its own drivers either way and builds what this lacks.
-     * Batches build them once (sim_race_tables_create): a race's drivers cost ~73 M instructions of tables. */
+     * Batches build them once (sim_race_tables_create). */
     const DrvTableCache *tables;
 } SimSessionDef;
 
@@ -342,7 +342,7 @@ const SimSessionDef *sim_session_def(const SimSession *session);
 /* The headless results table: position, number, name, laps, total time, gap, best lap, overtakes, positions lost,
  * collisions, off-track seconds, status. */
 void sim_results_print_table(const SimSession *session, FILE *out);
-/* The JSON record (keys documented in the README); events included when with_events. One line when compact. */
+/* The JSON record (keys documented in docs/formats.md); events included when with_events. One line when compact. */
 void sim_results_write_json(const SimSession *session, FILE *out, bool with_events, bool compact);
 void sim_results_write_csv(const SimSession *session, FILE *out);
 

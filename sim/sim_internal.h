@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 /*----------------------------------------------------------------------------------------------------------------
- * Constants (documented in the README; tests check the behaviour they describe)
+ * Constants (documented in docs/design.md; tests check the behaviour they describe)
  *--------------------------------------------------------------------------------------------------------------*/
 
 #define SIM_WORLD_MAX_CARS 256 /* the pair table is n*n entries */

@@ -1,7 +1,7 @@
 /* sim_score.c: race control after the physics of a tick: off-tracks, laps and the finish, retirements, overtakes
  * and lappings, the end of the race and the running order.
  *
- * Definitions (also in the README):
+ * Definitions (also in docs/design.md):
  *   - Lap: race distance crosses a whole multiple of the track length (>= 1 lap). Crossing times are interpolated
  *     inside the tick, so lap and finish times are not quantised to the tick.
  *   - Finish: the first car to complete `laps` laps takes the flag; after that every running car finishes when it

@@ -177,8 +177,8 @@ static int sim_lap_key(double race_dist_m, double s_m, double inv_length, bool *
 }
 
 /* The snapshot the views are built from, in s order. It also decides whether the walks take the fast way between the
- * walker and the snapshot's ends (w->sense_fast). That way costs about 45 instructions a car per tick (the lap keys,
- * the split walks) and saves 10 to 17 for each car a view shows, so it is taken when the last tick's views showed
+ * walker and the snapshot's ends (w->sense_fast). That way has a fixed cost a car per tick (the lap keys, the split
+ * walks) and saves work for each car a view shows, so it is taken when the last tick's views showed
  * at least SIM_SENSE_FAST_SHOWN others a car on average (a pack; not a spread-out field), and only when the snapshot
  * allows it: every lap key exact (sim_lap_key), and the s values ascending within [0, L), so that between the walker
  * and the ends c->s_m - s_m is the forward distance without a wrap (it is in [0, L)). Both ways give the same views. */

@@ -1,7 +1,6 @@
 /* trk_inline.h: the track look-ups that run several times per car and tick (the sim's physics, every driver's view of
  * the track and its speed plan), defined inline, and the layout of the sample table and the speed profile they read.
- * A look-up is a few dozen instructions, and a call (saving registers, passing the result through memory) cost a
- * third of that again. Included only by trk.h. The layout is the track module's own: other modules read it only
+ * Inline because a call costs a large share of a look-up. Included only by trk.h. The layout is the track module's own: other modules read it only
  * through the functions of trk.h. C11 inline: trk.c and trk_profile.c hold the external definitions, for calls the
  * compiler does not inline and for function pointers. */
 #ifndef TRK_INLINE_H

@@ -15,8 +15,8 @@
  * points across the seam, so a sweep reads the neighbours i-2 .. i+2 of every point without wrapping its indices. */
 #define TRK_LINE_GHOST 2
 
-/* Everything a sweep reads about one point, side by side, so a sweep walks one array instead of twelve: about the
- * same instructions, but a gp.ini load took 48 ms instead of 56 (fewer cache lines and streams per point). */
+/* Everything a sweep reads about one point, side by side, so a sweep walks one array instead of twelve (fewer cache
+ * lines and streams per point). */
 typedef struct TrkLinePoint {
     double px, py;       /* the line's point c + d n */
     double d;            /* its offset, m */
