@@ -4,6 +4,7 @@
  * order, by the same analysis `racesim merge` uses. */
 #include "app.h"
 #include "app_exp.h"
+#include "app_out.h"
 
 #include "../lab/lab.h"
 
@@ -297,20 +298,31 @@ int cmd_ab(int argc, char **argv)
         return 2;
     }
     AbRun run = {&o, race, &pa, &pb, NULL, NULL, NULL, NULL, {false, NULL, 0.0, 0.0}, track, tables};
-    if (o.out_path)
-        run.out = strcmp(o.out_path, "-") == 0 ? stdout : fopen(o.out_path, "w");
-    if (o.out_path && !run.out) {
-        fprintf(stderr, "racesim ab: cannot write %s\n", o.out_path);
-        drv_table_cache_destroy(tables);
-        trk_free(track);
-        free(race);
-        return 2;
+    AppOut aout;
+    if (o.out_path) {
+        const char *inputs[SIM_MAX_CARS + 4];
+        int n_in = app_race_inputs(race, inputs, SIM_MAX_CARS + 2);
+        inputs[n_in++] = o.a_path;
+        inputs[n_in++] = o.b_path;
+        const char *outs[] = {o.out_path, o.chart_path};
+        if (app_out_check(o.out_path, inputs, n_in, outs, 2, err, sizeof err) != 0 ||
+            (o.chart_path && app_out_check(o.chart_path, inputs, n_in, outs, 2, err, sizeof err) != 0) ||
+            app_out_open(&aout, o.out_path, err, sizeof err) != 0) {
+            fprintf(stderr, "racesim ab: %s\n", err);
+            drv_table_cache_destroy(tables);
+            trk_free(track);
+            free(race);
+            return 2;
+        }
+        run.out = aout.f;
     }
     rc = cmd_ab_execute(&run);
     drv_table_cache_destroy(tables);
     trk_free(track);
-    if (run.out && (run.out == stdout ? fflush(stdout) : fclose(run.out)) != 0 && rc == 0) {
-        fprintf(stderr, "racesim ab: write error on %s\n", o.out_path);
+    if (run.out && rc != 0) {
+        app_out_abort(&aout);
+    } else if (run.out && app_out_commit(&aout, err, sizeof err) != 0) {
+        fprintf(stderr, "racesim ab: %s\n", err);
         rc = 1;
     }
     free(race);

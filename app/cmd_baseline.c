@@ -2,6 +2,7 @@
  * regression baselines of a race (sim/lab_baseline.h has the file format and the rules). Runs go through
  * lab_batch (--jobs threads) into a table indexed by seed, so the results do not depend on --jobs. */
 #include "app.h"
+#include "app_out.h"
 #include "app_exp.h"
 
 #include "../lab/lab.h"
@@ -255,6 +256,14 @@ static int cmd_baseline_record(const BaselineOpts *o)
         return 2;
     }
     b.tol = o->tol;
+    const char *inputs[SIM_MAX_CARS + 2];
+    int n_in = app_race_inputs(race, inputs, SIM_MAX_CARS + 2);
+    if (app_out_check(o->out, inputs, n_in, NULL, 0, err, sizeof err) != 0) { /* before the races run */
+        fprintf(stderr, "racesim baseline: %s\n", err);
+        lab_baseline_free(&b);
+        free(race);
+        return 2;
+    }
     int n = (int)(o->seed_last - o->seed_first) + 1;
     if (lab_baseline_alloc_runs(&b, n) != 0) {
         fprintf(stderr, "racesim baseline: out of memory\n");
@@ -270,10 +279,18 @@ static int cmd_baseline_record(const BaselineOpts *o)
         rc = 1;
     }
     if (text) {
-        FILE *f = fopen(o->out, "wb");
+        AppOut out;
         size_t len = strlen(text);
-        if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
-            fprintf(stderr, "racesim baseline: cannot write '%s': %s\n", o->out, strerror(errno));
+        int bad = app_out_open(&out, o->out, err, sizeof err);
+        if (!bad && fwrite(text, 1, len, out.f) != len) {
+            app_out_abort(&out);
+            snprintf(err, sizeof err, "cannot write '%s': %s", o->out, strerror(errno));
+            bad = 1;
+        } else if (!bad) {
+            bad = app_out_commit(&out, err, sizeof err);
+        }
+        if (bad) {
+            fprintf(stderr, "racesim baseline: %s\n", err);
             rc = 1;
         } else {
             long ov = 0, co = 0, of = 0;

@@ -3,6 +3,7 @@
  * read back from their JSON lines in seed order, by the same tally `racesim merge` uses. */
 #include "app.h"
 #include "app_exp.h"
+#include "app_out.h"
 
 #include "../lab/lab.h"
 
@@ -215,18 +216,23 @@ int cmd_batch(int argc, char **argv)
         return 2;
     }
     FILE *out = NULL;
-    if (o.out_path)
-        out = strcmp(o.out_path, "-") == 0 ? stdout : fopen(o.out_path, "w");
-    if (o.out_path && !out) {
-        fprintf(stderr, "racesim batch: cannot write %s\n", o.out_path);
-        free(race);
-        return 2;
+    AppOut aout;
+    if (o.out_path) {
+        const char *inputs[SIM_MAX_CARS + 2];
+        int n_in = app_race_inputs(race, inputs, SIM_MAX_CARS + 2);
+        if (app_out_check(o.out_path, inputs, n_in, NULL, 0, err, sizeof err) != 0 ||
+            app_out_open(&aout, o.out_path, err, sizeof err) != 0) {
+            fprintf(stderr, "racesim batch: %s\n", err);
+            free(race);
+            return 2;
+        }
+        out = aout.f;
     }
     TrkTrack *track = trk_load(race->track_path, NULL, err, sizeof err);
     if (!track) {
         fprintf(stderr, "%s\n", err);
-        if (out && out != stdout)
-            fclose(out);
+        if (out)
+            app_out_abort(&aout);
         free(race);
         return 2;
     }
@@ -237,8 +243,10 @@ int cmd_batch(int argc, char **argv)
     rc = tables ? cmd_batch_execute(&o, race, track, tables, out) : 1;
     drv_table_cache_destroy(tables);
     trk_free(track);
-    if (out && out != stdout && fclose(out) != 0 && rc == 0) {
-        fprintf(stderr, "racesim batch: write error on %s\n", o.out_path);
+    if (out && rc != 0) {
+        app_out_abort(&aout); /* a failed batch leaves an existing file as it was */
+    } else if (out && app_out_commit(&aout, err, sizeof err) != 0) {
+        fprintf(stderr, "racesim batch: %s\n", err);
         rc = 1;
     }
     free(race);

@@ -4,6 +4,7 @@
 #include "app_exp.h" /* app_chart_* (--chart) */
 
 #include "../sim/sim.h"
+#include "app_out.h"
 #include "app_trace.h"
 #include "app_view.h"
 
@@ -172,39 +173,33 @@ static int cmd_run_parse(int argc, char **argv, CmdRunOpts *o)
     return -1;
 }
 
-static FILE *cmd_run_open(const char *path)
+/* Writes one results file through a temporary file (see app_out.h). */
+static int cmd_run_write_one(const SimSession *s, const char *path, bool json)
 {
-    if (strcmp(path, "-") == 0)
-        return stdout;
-    FILE *f = fopen(path, "w");
-    if (!f)
-        fprintf(stderr, "racesim run: cannot write '%s': %s\n", path, strerror(errno));
-    return f;
+    AppOut out;
+    char err[4400];
+    if (app_out_open(&out, path, err, sizeof err) != 0) {
+        fprintf(stderr, "racesim run: %s\n", err);
+        return 1;
+    }
+    if (json)
+        sim_results_write_json(s, out.f, true, false);
+    else
+        sim_results_write_csv(s, out.f);
+    if (app_out_commit(&out, err, sizeof err) != 0) {
+        fprintf(stderr, "racesim run: %s\n", err);
+        return 1;
+    }
+    return 0;
 }
 
 static int cmd_run_write(const SimSession *s, const CmdRunOpts *o)
 {
     int status = 0;
-    if (o->json_path) {
-        FILE *f = cmd_run_open(o->json_path);
-        if (f) {
-            sim_results_write_json(s, f, true, false);
-            if (f != stdout && fclose(f) != 0)
-                status = 1;
-        } else {
-            status = 1;
-        }
-    }
-    if (o->csv_path) {
-        FILE *f = cmd_run_open(o->csv_path);
-        if (f) {
-            sim_results_write_csv(s, f);
-            if (f != stdout && fclose(f) != 0)
-                status = 1;
-        } else {
-            status = 1;
-        }
-    }
+    if (o->json_path)
+        status |= cmd_run_write_one(s, o->json_path, true);
+    if (o->csv_path)
+        status |= cmd_run_write_one(s, o->csv_path, false);
     return status;
 }
 
@@ -230,10 +225,16 @@ static int cmd_run_headless(const SimRace *race, const SimSessionDef *def, const
         return 2;
     }
     FILE *tf = NULL;
-    if (o->trace_path && !(tf = cmd_run_open(o->trace_path))) {
-        sim_trace_free(trace);
-        sim_session_destroy(s);
-        return 1;
+    AppOut tout;
+    char terr[4400];
+    if (o->trace_path) {
+        if (app_out_open(&tout, o->trace_path, terr, sizeof terr) != 0) {
+            fprintf(stderr, "racesim run: %s\n", terr);
+            sim_trace_free(trace);
+            sim_session_destroy(s);
+            return 1;
+        }
+        tf = tout.f;
     }
     int trace_err = tf ? app_trace_header(tf) : 0;
     double t0 = cmd_run_now_s();
@@ -248,8 +249,11 @@ static int cmd_run_headless(const SimRace *race, const SimSessionDef *def, const
     } else {
         sim_world_run(w);
     }
-    if (tf && ((tf != stdout && fclose(tf) != 0) || trace_err)) {
-        fprintf(stderr, "racesim run: writing '%s' failed\n", o->trace_path);
+    if (tf && trace_err) {
+        app_out_abort(&tout);
+        fprintf(stderr, "racesim run: cannot write '%s'\n", o->trace_path);
+    } else if (tf && app_out_commit(&tout, terr, sizeof terr) != 0) {
+        fprintf(stderr, "racesim run: %s\n", terr);
         trace_err = 1;
     }
     double wall = cmd_run_now_s() - t0;
@@ -292,6 +296,19 @@ int cmd_run(int argc, char **argv)
     if (o.chart_path && app_chart_check_path(o.chart_path) != 0) {
         free(race);
         return 2;
+    }
+    /* every output checked before the race runs: writable, not an input, not given twice */
+    const char *inputs[SIM_MAX_CARS + 2];
+    int n_in = app_race_inputs(race, inputs, SIM_MAX_CARS + 2);
+    const char *outputs[] = {o.json_path, o.csv_path, o.trace_path, o.chart_path, o.screenshot_path};
+    for (int k = 0; k < 5; k++) {
+        if (outputs[k] == NULL)
+            continue;
+        if (app_out_check(outputs[k], inputs, n_in, outputs, 5, err, sizeof err) != 0) {
+            fprintf(stderr, "racesim run: %s\n", err);
+            free(race);
+            return 2;
+        }
     }
     SimSessionDef def = sim_default_session_def(race);
     if (o.have_seed)

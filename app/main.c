@@ -42,6 +42,17 @@ const char *app_default_race(void)
     return installed;
 }
 
+/* A command's exit code, or 1 when what it printed could not all be written (a full disk, a closed pipe): a report
+ * that did not arrive must not look like a success. */
+static int app_stdout_checked(int rc)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "racesim: write error on standard output\n");
+        return rc == 0 ? 1 : rc;
+    }
+    return rc;
+}
+
 static void app_usage(FILE *out)
 {
     fprintf(out, "usage: racesim [CMD [OPTIONS...]]\n\n"
@@ -58,7 +69,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         char *def_argv[] = {"run", (char *)app_default_race(), NULL};
-        return cmd_run(2, def_argv);
+        return app_stdout_checked(cmd_run(2, def_argv));
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
         app_usage(stdout);
@@ -70,7 +81,7 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof app_commands / sizeof app_commands[0]; i++)
         if (strcmp(argv[1], app_commands[i].name) == 0)
-            return app_commands[i].fn(argc - 1, argv + 1);
+            return app_stdout_checked(app_commands[i].fn(argc - 1, argv + 1));
     fprintf(stderr, "racesim: unknown command '%s'\n\n", argv[1]);
     app_usage(stderr);
     return 2;

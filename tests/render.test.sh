@@ -75,10 +75,10 @@ cmp -s "$shot" "$out/again.bmp" && ok || bad "two screenshots of the same moment
 "$prog" run "$race" --screenshot "$out/at5.bmp" --at 5 >/dev/null 2>&1
 cmp -s "$shot" "$out/at5.bmp" && bad "screenshots at 5 s and 20 s are identical" || ok
 
-# an unwritable path: exit 1 with a message naming the file
+# an unwritable path: refused before anything is drawn (exit 2, bad usage) with a message naming the file
 "$prog" run "$race" --screenshot /nonexistent-dir/x.bmp --at 1 >/dev/null 2>"$out/err"
 rc=$?
-[ "$rc" = 1 ] && grep -q "/nonexistent-dir/x.bmp" "$out/err" && ok || bad "unwritable path: exit $rc, $(cat "$out/err")"
+[ "$rc" = 2 ] && grep -q "/nonexistent-dir/x.bmp" "$out/err" && ok || bad "unwritable path: exit $rc, $(cat "$out/err")"
 
 [ -n "$RENDER_TEST_DEBUG" ] && echo "grass $grass asphalt $asphalt cars $seen/$total text $text"
 rm -f "$out/colours"
