@@ -2,6 +2,7 @@
 #include "app_exp.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,16 @@ int app_default_jobs(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
+}
+
+int app_seed_range_check(uint64_t first, long races, char *err, size_t err_len)
+{
+    if (races > 0 && first > UINT64_MAX - (uint64_t)(races - 1)) {
+        snprintf(err, err_len, "seeds %" PRIu64 " + %ld races run past the largest seed (%" PRIu64 ")", first, races,
+                 UINT64_MAX);
+        return 1;
+    }
+    return 0;
 }
 
 uint64_t *app_shard_seeds(uint64_t first, long races, int index, int count, long *n)

@@ -24,6 +24,8 @@ int app_default_jobs(void);
 
 /* The seeds of shard `index` of `count` (1-based) of the batch S..S+races-1: seed S+k for k = index-1 (mod count).
  * Returns a malloc'd array (possibly of length 0 but non-NULL) and its length in *n; NULL when out of memory. */
+/* 0 when seeds first..first+races-1 all exist (no wrap past 2^64-1); else 1 and a message. */
+int app_seed_range_check(uint64_t first, long races, char *err, size_t err_len);
 uint64_t *app_shard_seeds(uint64_t first, long races, int index, int count, long *n);
 
 /* A progress bar on stderr, only when stderr is a terminal: races done, races/s, time left. */

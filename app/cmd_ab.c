@@ -256,6 +256,10 @@ static int cmd_ab_load(const AbOpts *o, SimRace *race, DrvPersonality *pa, DrvPe
         fprintf(stderr, "%s\n", err);
         return 2;
     }
+    if (app_seed_range_check(o->has_seed ? o->seed : race->seed, o->races, err, sizeof err)) {
+        fprintf(stderr, "racesim ab: %s\n", err);
+        return 2;
+    }
     if (o->seat > race->entry_count) {
         fprintf(stderr, "racesim ab: --seat %ld, but %s has %d cars\n", o->seat, o->race_path, race->entry_count);
         return 2;

@@ -215,6 +215,11 @@ int cmd_batch(int argc, char **argv)
         free(race);
         return 2;
     }
+    if (app_seed_range_check(o.has_seed ? o.seed : race->seed, o.races, err, sizeof err)) {
+        fprintf(stderr, "racesim batch: %s\n", err);
+        free(race);
+        return 2;
+    }
     FILE *out = NULL;
     AppOut aout;
     if (o.out_path) {

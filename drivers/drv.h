@@ -106,6 +106,10 @@ bool drv_personality_valid(const DrvPersonality *p);
 
 /* Loads a personality INI. On error returns nonzero and err holds "path:line: [section] key: what is wrong". */
 int drv_personality_load(const char *path, DrvPersonality *out, char *err, size_t err_len);
+/* Sets one key as a driver file would ("driver", "number", "42"): 0, or 1 for an unknown key, 2 for a bad value,
+ * with the reason in why. The personality may need drv_personality_valid afterwards. */
+int drv_personality_set(DrvPersonality *p, const char *section, const char *key, const char *value, char *why,
+                        size_t why_len);
 int drv_personality_parse_string(const char *text, const char *path, DrvPersonality *out, char *err, size_t err_len);
 
 /* ---- drivers ----------------------------------------------------------------------------------------------- */

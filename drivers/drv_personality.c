@@ -330,6 +330,18 @@ static bool drv_set_value(const DrvKey *k, const char *value, DrvPersonality *ou
     return false;
 }
 
+int drv_personality_set(DrvPersonality *p, const char *section, const char *key, const char *value, char *why,
+                        size_t why_len)
+{
+    for (int i = 0; i < DRV_KEY_COUNT; i++) {
+        const DrvKey *k = &drv_keys[i];
+        if (strcmp(section, k->section) == 0 && strcmp(key, k->name) == 0)
+            return drv_set_value(k, value, p, why, why_len) ? 0 : 2;
+    }
+    snprintf(why, why_len, "[%s] unknown key '%s'", section, key);
+    return 1;
+}
+
 static int drv_handler(void *user, const char *section, const char *name, const char *value)
 {
     DrvParse *ps = user;
@@ -393,32 +405,11 @@ int drv_personality_parse_string(const char *text, const char *path, DrvPersonal
 
 int drv_personality_load(const char *path, DrvPersonality *out, char *err, size_t err_len)
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        snprintf(err, err_len, "%s:0: cannot open: %s", path, strerror(errno));
-        return 1;
-    }
     /* driver files are small; anything huge is not a driver file */
-    enum { DRV_MAX_FILE = 1 << 16 };
-    char *text = malloc(DRV_MAX_FILE + 1);
-    if (text == NULL) {
-        fclose(f);
-        snprintf(err, err_len, "%s:0: out of memory", path);
+    char *text = trk_file_read(path, (size_t)1 << 16, NULL, err, err_len);
+    if (text == NULL)
         return 1;
-    }
-    size_t n = fread(text, 1, DRV_MAX_FILE + 1, f);
-    fclose(f);
-    int rc;
-    if (n > DRV_MAX_FILE) {
-        snprintf(err, err_len, "%s:0: file too large (more than %d bytes)", path, DRV_MAX_FILE);
-        rc = 1;
-    } else if (memchr(text, '\0', n) != NULL) {
-        snprintf(err, err_len, "%s:0: not a text file (contains a NUL byte)", path);
-        rc = 1;
-    } else {
-        text[n] = '\0';
-        rc = drv_personality_parse_string(text, path, out, err, err_len);
-    }
+    int rc = drv_personality_parse_string(text, path, out, err, err_len);
     free(text);
     return rc;
 }

@@ -516,32 +516,10 @@ int lab_baseline_parse(const char *text, size_t len, const char *path, LabBaseli
 int lab_baseline_load(const char *path, LabBaseline *out, char *err, size_t err_len)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, err_len, "%s:0: cannot open: %s", path, strerror(errno));
+    size_t len = 0;
+    char *text = trk_file_read(path, (size_t)1 << 30, &len, err, err_len);
+    if (!text)
         return 1;
-    }
-    size_t cap = 1 << 16, len = 0;
-    char *text = malloc(cap);
-    size_t n;
-    while (text && (n = fread(text + len, 1, cap - len, f)) > 0) {
-        len += n;
-        if (len == cap) {
-            char *t = cap < ((size_t)1 << 30) ? realloc(text, cap * 2) : NULL;
-            if (!t) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = t;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (!text) {
-        snprintf(err, err_len, "%s:0: out of memory (or larger than 1 GiB)", path);
-        return 1;
-    }
     int rc = lab_baseline_parse(text, len, path, out, err, err_len);
     free(text);
     return rc;

@@ -116,7 +116,7 @@ typedef struct SimWorldDef {
     double tick_hz;         /* default 100 */
     int laps;               /* default 5; 0 = no lap target (scenarios with a duration) */
     double duration_s;      /* 0 = none; otherwise the race ends at this sim time */
-    double time_limit_s;    /* safety limit, default: generous for the lap count */
+    double time_limit_s;    /* safety limit, default: generous for the lap count, past duration_s */
     double stall_timeout_s; /* a car that makes no progress this long is retired, default 20 */
     uint64_t seed;
 } SimWorldDef;
@@ -197,9 +197,11 @@ double sim_world_stage_ns(const SimWorld *world, SimStage stage);
  * inih split them into two bogus lines.
  */
 
+/* Race and car files are small; anything bigger is not one (see trk_file_read). */
+#define SIM_MAX_INI_BYTES ((size_t)1 << 20)
+
 typedef struct SimIniReader {
-    FILE *file;        /* source: a file, or */
-    const char *text;  /* a string */
+    const char *text;  /* the whole source */
     size_t pos;
     int line;          /* number of the last line handed out (1-based) */
     int long_line;     /* first line that was too long, 0 if none */

@@ -5,6 +5,7 @@
 
 #include <ini.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 SimCarSpec sim_default_car_spec(void)
@@ -120,15 +121,10 @@ int sim_car_spec_parse_string(const char *text, const char *path, SimCarSpec *ou
 
 int sim_car_spec_load(const char *path, SimCarSpec *out, char *err, size_t err_len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, err_len, "%s:0: cannot open: %s", path, strerror(errno));
+    char *text = trk_file_read(path, SIM_MAX_INI_BYTES, NULL, err, err_len);
+    if (!text)
         return 1;
-    }
-    SimCarParse p;
-    memset(&p, 0, sizeof p);
-    p.reader.file = f;
-    int rc = sim_car_parse(&p, path, out, err, err_len);
-    fclose(f);
+    int rc = sim_car_spec_parse_string(text, path, out, err, err_len);
+    free(text);
     return rc;
 }

@@ -15,8 +15,6 @@
 /* Next raw character of the source, or EOF. */
 static int sim_ini_getc(SimIniReader *r)
 {
-    if (r->file)
-        return fgetc(r->file);
     if (!r->text || r->text[r->pos] == '\0')
         return EOF;
     return (unsigned char)r->text[r->pos++];

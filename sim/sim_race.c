@@ -110,8 +110,8 @@ static void sim_race_key_car_file(SimRaceParse *p, const char *value)
     if (sim_race_path(p, "race", "car", value, path) != 0)
         return;
     if (sim_car_spec_load(path, &p->race->car, msg, sizeof msg) != 0 && !p->error.failed) {
-        p->error.failed = true; /* the car file's own message, with its path and line */
-        snprintf(p->error.buf, p->error.len, "%s", msg);
+        p->error.failed = true; /* the car file's own message, with its path and line, then where it was named */
+        snprintf(p->error.buf, p->error.len, "%s (named at %s:%d)", msg, p->error.path, p->reader.line);
     }
 }
 
@@ -177,11 +177,63 @@ static void sim_race_key_car(SimRaceParse *p, const char *name, const char *valu
         sim_ini_fail(&p->error, p->reader.line, "%s", msg);
 }
 
+/* Where a grid line's next override (", name = ...", ", number = ...", ", colour = ...") starts, or NULL. */
+static const char *sim_grid_next_override(const char *s)
+{
+    static const char *const keys[] = {"name", "number", "colour"};
+    for (const char *c = strchr(s, ','); c; c = strchr(c + 1, ',')) {
+        const char *k = c + 1;
+        while (*k == ' ' || *k == '\t')
+            k++;
+        for (int i = 0; i < 3; i++) {
+            size_t n = strlen(keys[i]);
+            if (strncmp(k, keys[i], n) != 0)
+                continue;
+            const char *e = k + n;
+            while (*e == ' ' || *e == '\t')
+                e++;
+            if (*e == '=')
+                return c;
+        }
+    }
+    return NULL;
+}
+
+/* Copies s[0..n) without surrounding blanks. */
+static void sim_grid_trim(const char *s, size_t n, char *out, size_t out_len)
+{
+    while (n > 0 && (*s == ' ' || *s == '\t'))
+        s++, n--;
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    if (n >= out_len)
+        n = out_len - 1;
+    memcpy(out, s, n);
+    out[n] = '\0';
+}
+
+/* "name = X, number = N, colour = #rrggbb" after a grid line's path: this car's own identity. */
+static void sim_grid_overrides(SimRaceParse *p, const char *at, DrvPersonality *pers)
+{
+    while (at && !p->error.failed) {
+        const char *next = sim_grid_next_override(at + 1);
+        const char *eq = strchr(at, '=');
+        char key[16], value[128], why[160];
+        sim_grid_trim(at + 1, (size_t)(eq - at - 1), key, sizeof key);
+        sim_grid_trim(eq + 1, next ? (size_t)(next - eq - 1) : strlen(eq + 1), value, sizeof value);
+        if (drv_personality_set(pers, "driver", key, value, why, sizeof why) != 0)
+            sim_ini_fail(&p->error, p->reader.line, "[grid] driver: %s: %s, got '%s'", key, why, value);
+        at = next;
+    }
+}
+
 static void sim_race_key_grid(SimRaceParse *p, const char *name, const char *value)
 {
     SimRace *r = p->race;
     if (strcmp(name, "driver") != 0) {
-        sim_ini_fail(&p->error, p->reader.line, "[grid] unknown key '%s' (expected 'driver = path')", name);
+        sim_ini_fail(&p->error, p->reader.line,
+                     "[grid] unknown key '%s' (expected 'driver = path[, name = N][, number = N][, colour = #rrggbb]')",
+                     name);
         return;
     }
     if (r->entry_count >= SIM_MAX_CARS) {
@@ -190,15 +242,31 @@ static void sim_race_key_grid(SimRaceParse *p, const char *name, const char *val
     }
     SimRaceEntry *e = &r->entries[r->entry_count];
     memset(e, 0, sizeof *e);
-    if (sim_race_path(p, "grid", "driver", value, e->driver_path) != 0)
+    const char *over = sim_grid_next_override(value);
+    char path[SIM_PATH_LEN];
+    sim_grid_trim(value, over ? (size_t)(over - value) : strlen(value), path, sizeof path);
+    if (sim_race_path(p, "grid", "driver", path, e->driver_path) != 0)
         return;
     char msg[SIM_PATH_LEN + 256];
     if (drv_personality_load(e->driver_path, &e->personality, msg, sizeof msg) != 0) {
         if (!p->error.failed) {
-            p->error.failed = true; /* the driver file's own message, with its path and line */
-            snprintf(p->error.buf, p->error.len, "%s", msg);
+            p->error.failed = true; /* the driver file's own message, with its path and line, then where it was named */
+            snprintf(p->error.buf, p->error.len, "%s (named at %s:%d)", msg, p->error.path, p->reader.line);
         }
         return;
+    }
+    sim_grid_overrides(p, over, &e->personality);
+    if (p->error.failed)
+        return;
+    /* one car, one number: the tower, the ticker, the tables and the batch tallies tell cars apart by it */
+    for (int i = 0; i < r->entry_count; i++) {
+        if (r->entries[i].personality.number == e->personality.number) {
+            sim_ini_fail(&p->error, p->reader.line,
+                         "[grid] driver: number %d is already %s's (grid slot %d): give this car its own, "
+                         "e.g. 'driver = %s, number = N, name = ...'",
+                         e->personality.number, r->entries[i].personality.name, i + 1, path);
+            return;
+        }
     }
     r->entry_count++;
 }
@@ -248,8 +316,8 @@ static void sim_race_key_start_car(SimRaceParse *p, const char *value)
     char msg[SIM_PATH_LEN + 256];
     if (drv_personality_load(e->driver_path, &e->personality, msg, sizeof msg) != 0) {
         if (!p->error.failed) {
-            p->error.failed = true; /* the driver file's own message, with its path and line */
-            snprintf(p->error.buf, p->error.len, "%s", msg);
+            p->error.failed = true; /* the driver file's own message, with its path and line, then where it was named */
+            snprintf(p->error.buf, p->error.len, "%s (named at %s:%d)", msg, p->error.path, p->reader.line);
         }
         return;
     }
@@ -419,20 +487,12 @@ int sim_race_parse_string(const char *text, const char *path, SimRace *out, char
 
 int sim_race_load(const char *path, SimRace *out, char *err, size_t err_len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, err_len, "%s:0: cannot open: %s", path, strerror(errno));
+    char *text = trk_file_read(path, SIM_MAX_INI_BYTES, NULL, err, err_len);
+    if (!text) {
+        memset(out, 0, sizeof *out);
         return 1;
     }
-    SimRaceParse *p = calloc(1, sizeof *p);
-    if (!p) {
-        fclose(f);
-        snprintf(err, err_len, "%s:0: out of memory", path);
-        return 1;
-    }
-    p->reader.file = f;
-    int rc = sim_race_parse(p, path, out, err, err_len);
-    free(p);
-    fclose(f);
+    int rc = sim_race_parse_string(text, path, out, err, err_len);
+    free(text);
     return rc;
 }

@@ -79,6 +79,9 @@ SimWorld *sim_world_create(const SimWorldDef *def)
     w->dt_s = 1.0 / def->tick_hz;
     int laps = def->laps > 0 ? def->laps : 1;
     w->time_limit_s = def->time_limit_s > 0.0 ? def->time_limit_s : 120.0 + laps * w->length_m / 10.0;
+    /* a timed race ends at its duration: the default safety limit must not cut it first */
+    if (def->time_limit_s <= 0.0 && def->duration_s > 0.0 && w->time_limit_s < def->duration_s + 1.0)
+        w->time_limit_s = def->duration_s + 1.0;
     w->def.time_limit_s = w->time_limit_s;
     double stall = def->stall_timeout_s > 0.0 ? def->stall_timeout_s : 20.0;
     w->def.stall_timeout_s = stall;

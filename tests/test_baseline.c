@@ -81,7 +81,7 @@ static int test_round_trip(void)
     TST_STR_EQ(back.track_name, "Test Oval");
     TST_STR_EQ(back.track_length, b.track_length);
     TST_CHECK(back.laps == 2 && back.cars == 4 && !back.shuffle_grid);
-    TST_STR_EQ(back.drivers[3], "Ace Moreau");
+    TST_STR_EQ(back.drivers[3], "Car Four");
     TST_CHECK(back.files_hash == b.files_hash);
     TST_CHECK(back.tol.overtakes == 2 && back.tol.collisions == 0 && back.tol.orders == 1);
     TST_CHECK(back.run_count == 2 && back.runs[0].seed == 3 && back.runs[1].seed == 4);
@@ -155,14 +155,15 @@ static int test_stale(void)
     TST_CHECK(make_baseline(&rec) == 0);
     static SimRace other;
     TST_CHECK(sim_race_parse_string("[race]\ntrack = ../../../data/tracks/oval.ini\nlaps = 2\n[grid]\n"
-                                    "driver = driver.ini\ndriver = driver.ini\ndriver = driver.ini\ndriver = driver.ini\n",
+                                    "driver = driver.ini\ndriver = driver.ini, number = 2\ndriver = driver.ini, number = 3\n"
+                                    "driver = driver.ini, number = 4\n",
                                     "tests/data/sim/other.ini", &other, err, sizeof err) == 0);
     TST_CHECK(lab_baseline_init(&now, &other, false, err, sizeof err) == 0);
     TST_CHECK(lab_baseline_check_stale(&rec, &now, "base.txt", err, sizeof err) != 0);
     TST_STR_EQ(err, "base.txt:3: stale baseline: recorded on track 'Test Oval' (1953.933 m), the race now uses 'Speed "
                     "Oval' (3107.960 m)");
     TST_CHECK(sim_race_parse_string("[race]\ntrack = oval.ini\nlaps = 2\n[grid]\ndriver = driver.ini\n"
-                                    "driver = driver.ini\ndriver = driver.ini\n",
+                                    "driver = driver.ini, number = 2\ndriver = driver.ini, number = 3\n",
                                     "tests/data/sim/other.ini", &other, err, sizeof err) == 0);
     TST_CHECK(lab_baseline_init(&now, &other, false, err, sizeof err) == 0);
     TST_CHECK(lab_baseline_check_stale(&rec, &now, "base.txt", err, sizeof err) != 0);

@@ -199,8 +199,8 @@ static int test_shared_race_identical(void)
  * driver's from them, adds none, and races exactly as a session that builds its own. */
 static const char *mixed_race = "[race]\ntrack = oval.ini\nlaps = 1\nseed = 3\ntick_hz = 100\n[grid]\n"
                                 "driver = ../../../data/drivers/ace.ini\ndriver = ../../../data/drivers/rookie.ini\n"
-                                "driver = driver.ini\ndriver = ../../../data/drivers/tow.ini\n"
-                                "driver = ../../../data/drivers/rookie.ini\n";
+                                "driver = driver.ini, number = 2\ndriver = ../../../data/drivers/tow.ini\n"
+                                "driver = ../../../data/drivers/rookie.ini, number = 23\n";
 
 static int session_hash(const SimRace *race, const TrkTrack *t, const DrvTableCache *tables, uint64_t *hash)
 {

@@ -40,7 +40,13 @@ static const BadCase bad_cases[] = {
     {"[race]\ntrack = nope.ini\n" T_GRID, T_PATH ":2: [race] track: cannot open 'tests/data/sim/nope.ini'"},
     {"[race]\ntrack =\n" T_GRID, T_PATH ":2: [race] track: expected a file path, got ''"},
     {T_HEAD, T_PATH ":0: [grid] needs at least one 'driver = path' line"},
-    {T_HEAD "[grid]\ncar = driver.ini\n", T_PATH ":4: [grid] unknown key 'car' (expected 'driver = path')"},
+    {T_HEAD "[grid]\ncar = driver.ini\n", T_PATH ":4: [grid] unknown key 'car' (expected 'driver = path[, name = N][, number = N][, colour = #rrggbb]')"},
+    {T_HEAD T_GRID "driver = driver.ini\n",
+     T_PATH ":5: [grid] driver: number 1 is already Ace Moreau's (grid slot 1): give this car its own, e.g. 'driver = driver.ini, number = N, name = ...'"},
+    {T_HEAD T_GRID "driver = driver.ini, number = 1000\n",
+     T_PATH ":5: [grid] driver: number: expected a whole number in 0..999, got '1000'"},
+    {T_HEAD T_GRID "driver = driver.ini, colour = 1,2\n",
+     T_PATH ":5: [grid] driver: colour: expected #rrggbb or r,g,b (each 0..255), got '1,2'"},
     {T_HEAD "[grid]\ndriver = nope.ini\n", T_PATH ":4: [grid] driver: cannot open 'tests/data/sim/nope.ini'"},
     {T_HEAD T_GRID "[car]\nmass_kg = heavy\n", T_PATH ":6: [car] mass_kg: expected a number 100..100000, got 'heavy'"},
     {T_HEAD T_GRID "[car]\nmass_kg = 50\n", T_PATH ":6: [car] mass_kg: expected a number 100..100000, got '50'"},
@@ -79,9 +85,22 @@ static int test_errors_of_named_files(void)
     TST_CHECK(parse("[race]\ntrack = bad_track.ini\n" T_GRID, err, sizeof err) != 0);
     TST_CHECK(strncmp(err, "tests/data/sim/bad_track.ini:6: ", 32) == 0);
     TST_CHECK(parse(T_HEAD "car = bad_car.ini\n" T_GRID, err, sizeof err) != 0);
-    TST_STR_EQ(err, "tests/data/sim/bad_car.ini:3: [car] power_kw: expected a number 1..100000, got '-5'");
+    TST_STR_EQ(err, "tests/data/sim/bad_car.ini:3: [car] power_kw: expected a number 1..100000, got '-5' "
+                    "(named at tests/data/sim/t.ini:3)");
     TST_CHECK(sim_race_load("tests/data/sim/missing.ini", t_race, err, sizeof err) != 0);
     TST_STR_EQ(err, "tests/data/sim/missing.ini:0: cannot open: No such file or directory");
+    /* what is not a regular file is refused before it is read: a directory, a device that never ends */
+    TST_CHECK(parse(T_HEAD "[grid]\ndriver = .\n", err, sizeof err) != 0);
+    TST_STR_EQ(err, "tests/data/sim/.:0: not a regular file (a directory) (named at tests/data/sim/t.ini:4)");
+    TST_CHECK(sim_race_load("tests/data", t_race, err, sizeof err) != 0);
+    TST_STR_EQ(err, "tests/data:0: not a regular file (a directory)");
+    TST_CHECK(sim_race_load("/dev/zero", t_race, err, sizeof err) != 0);
+    TST_STR_EQ(err, "/dev/zero:0: not a regular file (a device)");
+    TST_CHECK(parse(T_HEAD "car = /dev/zero\n" T_GRID, err, sizeof err) != 0);
+    TST_STR_EQ(err, "/dev/zero:0: not a regular file (a device) (named at tests/data/sim/t.ini:3)");
+    SimCarSpec spec;
+    TST_CHECK(sim_car_spec_load("tests/data/sim", &spec, err, sizeof err) != 0);
+    TST_STR_EQ(err, "tests/data/sim:0: not a regular file (a directory)");
     return 0;
 }
 
@@ -106,11 +125,15 @@ static int test_good_race_file(void)
     TST_CHECK(t_race->entry_count == 4);
     TST_STR_EQ(t_race->entries[3].driver_path, "tests/data/sim/driver.ini");
     TST_STR_EQ(t_race->entries[0].personality.name, "Ace Moreau");
+    /* a grid line's own identity: number and name override the driver file's */
+    TST_STR_EQ(t_race->entries[1].personality.name, "Car Two");
+    TST_CHECK(t_race->entries[1].personality.number == 2 && t_race->entries[3].personality.number == 4);
+    TST_CHECK(t_race->entries[1].personality.colour[0] == 0xe1); /* not overridden: the file's */
     TST_CHECK(!t_race->entries[0].placed);
     TST_NEAR(t_race->car.length_m, 4.6, 1e-12); /* the default car */
     /* a car file, a start placement, comments and blank lines */
     rc = parse("; comment\n[race]\ntrack = oval.ini\ncar = car.ini\nseed = 18446744073709551615\n\n" T_GRID
-               "driver = driver.ini\n[start]\n2 = 100, -1.5, 30\n",
+               "driver = driver.ini, number = 2\n[start]\n2 = 100, -1.5, 30\n",
                err, sizeof err);
     if (rc)
         fprintf(stderr, "%s\n", err);

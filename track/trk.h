@@ -63,6 +63,11 @@ TrkTrack *trk_load(const char *path, const TrkDef *def, char *err, size_t err_le
 TrkTrack *trk_load_ini_string(const char *text, const char *path, const TrkDef *def, char *err, size_t err_len);
 TrkTrack *trk_load_csv_string(const char *text, const char *path, const TrkDef *def, char *err, size_t err_len);
 
+/* Reads a whole text file into a NUL-terminated buffer the caller frees (its length in *len when not NULL).
+ * Refuses, with "path:line: what is wrong" in err, what is not a regular file (directories, pipes, devices), a file
+ * over max_bytes and a NUL byte. Every reader of the project's input files goes through it. */
+char *trk_file_read(const char *path, size_t max_bytes, size_t *len, char *err, size_t err_len);
+
 void trk_free(TrkTrack *track);
 
 /* A warning from loading (e.g. "centre line crosses itself at s=812 m (treated as a bridge)"), or "" if none. */

@@ -447,57 +447,10 @@ TrkTrack *trk_load_csv_string(const char *text, const char *path, const TrkDef *
  * Files
  *--------------------------------------------------------------------------------------------------------------*/
 
-/* Whole file into a NUL-terminated buffer; a NUL inside the file is an error (not a text file). */
+/* Whole file into a NUL-terminated buffer (see trk_file_read). */
 static char *trk_read_file(const char *path, char *err, size_t err_len)
 {
-    char msg[TRK_ERR_LEN];
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(msg, sizeof msg, "cannot open: %s", strerror(errno));
-        trk_set_err(err, err_len, path, 0, msg);
-        return NULL;
-    }
-    size_t cap = 65536, len = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        if (len == cap) {
-            if (cap >= (size_t)TRK_MAX_FILE_BYTES) {
-                trk_set_err(err, err_len, path, 0, "file too large (at most 64 MB)");
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            char *nb = realloc(buf, cap * 2 + 1);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb, cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    int rerr = ferror(f);
-    fclose(f);
-    if (!buf || rerr) {
-        trk_set_err(err, err_len, path, 0, buf ? "read error" : "out of memory");
-        free(buf);
-        return NULL;
-    }
-    buf[len] = '\0';
-    const char *z = memchr(buf, '\0', len);
-    if (z) {
-        int line = 1;
-        for (const char *c = buf; c < z; c++)
-            line += *c == '\n';
-        trk_set_err(err, err_len, path, line, "NUL byte (not a text file)");
-        free(buf);
-        return NULL;
-    }
-    return buf;
+    return trk_file_read(path, (size_t)TRK_MAX_FILE_BYTES, NULL, err, err_len);
 }
 
 static int trk_is_csv(const char *path)
