@@ -2,6 +2,7 @@
 #include "app_exp.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,38 @@ int app_parse_shard(const char *s, int *index, int *count)
     *count = (int)n;
     return 0;
 }
+
+void app_opt_error(const char *cmd, int c, char **argv)
+{
+    /* getopt_long leaves the offending word at argv[optind - 1] (for a short option, its letter in optopt) */
+    const char *word = optind > 0 ? argv[optind - 1] : "";
+    if (c == ':')
+        fprintf(stderr, "racesim %s: %s needs a value\n", cmd, word);
+    else if (optopt && word[0] == '-' && word[1] != '-')
+        fprintf(stderr, "racesim %s: unknown option '-%c'\n", cmd, optopt);
+    else
+        fprintf(stderr, "racesim %s: unknown option '%s'\n", cmd, word);
+}
+
+/* A global because a signal handler can reach nothing else. */
+static volatile sig_atomic_t app_stop_requested;
+
+static void app_stop_handler(int sig) { app_stop_requested = sig; }
+
+void app_stop_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = app_stop_handler;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C kills at once */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+const volatile sig_atomic_t *app_stop_flag(void) { return &app_stop_requested; }
+
+int app_stop_signal(void) { return (int)app_stop_requested; }
 
 int app_default_jobs(void)
 {

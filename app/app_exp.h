@@ -5,6 +5,7 @@
 
 #include "../lab/lab.h"
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -19,13 +20,23 @@ int app_parse_u64(const char *s, uint64_t *out);
 int app_parse_shard(const char *s, int *index, int *count);
 /* What an experiment option accepts, for error messages ("an integer 1..256"). */
 const char *app_option_expects(const char *option);
+/* The message for getopt_long's '?' or ':' (opterr = 0, optstring starting with ':'): an unknown option, or one
+ * that needs a value, named as the user typed it. */
+void app_opt_error(const char *cmd, int c, char **argv);
+
+/* SIGINT and SIGTERM set a flag (the first time; a second signal ends the program as usual) that long runs poll
+ * between races; app_stop_signal is the signal that set it, or 0. */
+void app_stop_install(void);
+const volatile sig_atomic_t *app_stop_flag(void);
+int app_stop_signal(void);
+
 /* The number of online processors (at least 1). */
 int app_default_jobs(void);
 
-/* The seeds of shard `index` of `count` (1-based) of the batch S..S+races-1: seed S+k for k = index-1 (mod count).
- * Returns a malloc'd array (possibly of length 0 but non-NULL) and its length in *n; NULL when out of memory. */
 /* 0 when seeds first..first+races-1 all exist (no wrap past 2^64-1); else 1 and a message. */
 int app_seed_range_check(uint64_t first, long races, char *err, size_t err_len);
+/* The seeds of shard `index` of `count` (1-based) of the batch S..S+races-1: seed S+k for k = index-1 (mod count).
+ * Returns a malloc'd array (possibly of length 0 but non-NULL) and its length in *n; NULL when out of memory. */
 uint64_t *app_shard_seeds(uint64_t first, long races, int index, int count, long *n);
 
 /* A progress bar on stderr, only when stderr is a terminal: races done, races/s, time left. */

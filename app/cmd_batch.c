@@ -7,25 +7,32 @@
 
 #include "../lab/lab.h"
 
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void cmd_batch_usage(FILE *out)
 {
     fprintf(out,
-            "usage: racesim batch RACE.ini --races N [--seed S] [--jobs J] [--out FILE.jsonl] [--shard I/N]\n"
-            "                     [--laps L]\n\n"
+            "usage: racesim batch RACE.ini --races N [--seed S] [--jobs J] [--out FILE.jsonl [--resume]]\n"
+            "                     [--shard I/N] [--laps L]\n\n"
             "Runs N races with seeds S..S+N-1. Race K is exactly `racesim run RACE.ini --seed K --shuffle-grid`\n"
             "(the seed also shuffles the grid), so any race can be replayed alone and watched. Prints per driver:\n"
             "mean finishing position, wins, podiums, overtakes, positions lost, collisions, off-track seconds,\n"
             "DNFs and best lap, each with a 95%% interval. Results do not depend on --jobs.\n\n"
+            "Ctrl-C (or SIGTERM) stops cleanly: the races under way finish, --out keeps every finished race in\n"
+            "seed order, and the same command with --resume runs the rest; the file is then the same as if the\n"
+            "batch had never stopped. A second Ctrl-C ends at once.\n\n"
             "options:\n"
             "  --races N        number of races (required)\n"
             "  --seed S         first seed (default: the race file's seed)\n"
             "  --jobs J         worker threads (default: all cores, here %d)\n"
             "  --out FILE       write one JSON line per race, in seed order (`-` for stdout, then no table)\n"
+            "  --resume         keep the races already in --out FILE (checked: same race, seeds in order) and\n"
+            "                   run only the rest\n"
             "  --shard I/N      run only shard I of N: seeds S+k with k = I-1 (mod N); `racesim merge` the parts\n"
             "  --laps L         override the race's lap count\n"
             "  -h, --help       this text\n",
@@ -39,6 +46,7 @@ typedef struct BatchOpts {
     uint64_t seed;
     long jobs;
     const char *out_path;
+    bool resume;
     int shard_index, shard_count;
     long laps;
 } BatchOpts;
@@ -50,45 +58,67 @@ static int cmd_batch_options(int argc, char **argv, BatchOpts *o)
     o->jobs = app_default_jobs();
     o->shard_index = o->shard_count = 1;
     o->races = -1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    static const struct option longs[] = {
+        {"races", required_argument, NULL, 'n'}, {"seed", required_argument, NULL, 's'},
+        {"jobs", required_argument, NULL, 'j'},  {"out", required_argument, NULL, 'o'},
+        {"resume", no_argument, NULL, 'r'},      {"shard", required_argument, NULL, 'k'},
+        {"laps", required_argument, NULL, 'l'},  {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    optind = 0; /* GNU: start afresh (the tests call commands more than once) */
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", longs, NULL)) != -1) {
         int bad = 0;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
+        const char *name = NULL;
+        switch (c) {
+        case 'h':
             return 1;
-        if (a[0] != '-' && !o->race_path) {
-            o->race_path = a;
-            continue;
-        }
-        if (!v && a[0] == '-') {
-            fprintf(stderr, "racesim batch: %s needs a value\n", a);
-            return 2;
-        }
-        if (strcmp(a, "--races") == 0)
-            bad = app_parse_long(v, 1, 100000000, &o->races);
-        else if (strcmp(a, "--seed") == 0) {
-            bad = app_parse_u64(v, &o->seed);
+        case 'n':
+            bad = app_parse_long(optarg, 1, 100000000, &o->races), name = "--races";
+            break;
+        case 's':
+            bad = app_parse_u64(optarg, &o->seed), name = "--seed";
             o->has_seed = true;
-        }
-        else if (strcmp(a, "--jobs") == 0)
-            bad = app_parse_long(v, 1, 256, &o->jobs);
-        else if (strcmp(a, "--out") == 0)
-            o->out_path = v;
-        else if (strcmp(a, "--shard") == 0)
-            bad = app_parse_shard(v, &o->shard_index, &o->shard_count);
-        else if (strcmp(a, "--laps") == 0)
-            bad = app_parse_long(v, 1, 10000, &o->laps);
-        else {
-            fprintf(stderr, "racesim batch: unknown argument '%s'\n", a);
+            break;
+        case 'j':
+            bad = app_parse_long(optarg, 1, 256, &o->jobs), name = "--jobs";
+            break;
+        case 'o':
+            o->out_path = optarg;
+            break;
+        case 'r':
+            o->resume = true;
+            break;
+        case 'k':
+            bad = app_parse_shard(optarg, &o->shard_index, &o->shard_count), name = "--shard";
+            break;
+        case 'l':
+            bad = app_parse_long(optarg, 1, 10000, &o->laps), name = "--laps";
+            break;
+        default:
+            app_opt_error("batch", c, argv);
             return 2;
         }
         if (bad) {
-            fprintf(stderr, "racesim batch: %s: expected %s, got '%s'\n", a, app_option_expects(a), v);
+            fprintf(stderr, "racesim batch: %s: expected %s, got '%s'\n", name, app_option_expects(name), optarg);
             return 2;
         }
-        i++;
     }
-    if (!o->race_path || o->races < 1) {
-        fprintf(stderr, "racesim batch: %s\n", o->race_path ? "--races N is required" : "no race file given");
+    for (int i = optind; i < argc; i++) {
+        if (o->race_path) {
+            fprintf(stderr, "racesim batch: one race file at a time ('%s' and '%s')\n", o->race_path, argv[i]);
+            return 2;
+        }
+        o->race_path = argv[i];
+    }
+    const char *missing = !o->race_path ? "no race file given"
+                          : o->races < 1 ? "--races N is required"
+                          : o->resume && (!o->out_path || strcmp(o->out_path, "-") == 0)
+                              ? "--resume needs --out FILE (the file to continue)"
+                              : NULL;
+    if (missing) {
+        fprintf(stderr, "racesim batch: %s\n", missing);
         return 2;
     }
     return 0;
@@ -135,7 +165,8 @@ static int cmd_batch_consume(void *ctx, long index, char *text, char *err, size_
     BatchRun *run = ctx;
     size_t len = strlen(text);
     int rc = 0;
-    if (run->out && fputs(text, run->out) == EOF) {
+    /* flushed record by record: a reader of --out - (or of the file, once renamed) never waits for a buffer */
+    if (run->out && (fputs(text, run->out) == EOF || fflush(run->out) != 0)) {
         snprintf(err, err_len, "%s: write error", run->opts->out_path);
         rc = 1;
     }
@@ -158,6 +189,62 @@ static void cmd_batch_progress(void *ctx, long done, long total)
     app_progress_update(&((BatchRun *)ctx)->progress, done, total);
 }
 
+/* --resume: the complete lines of the existing --out file that are this batch's first races (same race file, lap
+ * count and seeds, in order), kept in *kept_text; returns their count, or -1 with the message printed. A cut last
+ * line (no newline: the process was killed while writing) is dropped and run again. */
+static long cmd_batch_resume_read(const BatchOpts *o, const SimRace *race, const uint64_t *seeds, long n,
+                                  LabRecord *scratch, char **kept_text)
+{
+    char err[1024];
+    size_t len = 0;
+    *kept_text = NULL;
+    char *text = trk_file_read(o->out_path, (size_t)1 << 30, &len, err, sizeof err);
+    if (!text) {
+        if (access(o->out_path, F_OK) != 0) {
+            fprintf(stderr, "racesim batch: %s does not exist yet: nothing to resume, running every race\n",
+                    o->out_path);
+            return 0;
+        }
+        fprintf(stderr, "racesim batch: %s\n", err);
+        return -1;
+    }
+    int laps = o->laps > 0 ? (int)o->laps : race->laps;
+    long kept = 0;
+    size_t pos = 0;
+    for (long line = 1; pos < len; line++) {
+        const char *nl = memchr(text + pos, '\n', len - pos);
+        if (!nl) {
+            fprintf(stderr, "racesim batch: %s:%ld: a cut line (the batch stopped while writing it): run again\n",
+                    o->out_path, line);
+            break;
+        }
+        size_t line_len = (size_t)(nl - (text + pos));
+        const char *why = NULL;
+        if (lab_record_parse(text + pos, line_len, o->out_path, line, scratch, err, sizeof err) != 0)
+            why = err;
+        else if (kept >= n)
+            why = "holds more races than this batch";
+        else if (scratch->kind != LAB_RECORD_RACE || strcmp(scratch->race, race->path) != 0 || scratch->laps != laps)
+            why = "a race of another batch (race file or laps differ)";
+        else if (scratch->seed != seeds[kept])
+            why = "a seed out of this batch's order";
+        if (why) {
+            if (why == err)
+                fprintf(stderr, "racesim batch: cannot resume: %s\n", err);
+            else
+                fprintf(stderr, "racesim batch: cannot resume: %s:%ld: %s (seed %" PRIu64 ")\n", o->out_path, line,
+                        why, scratch->seed);
+            free(text);
+            return -1;
+        }
+        kept++;
+        pos += line_len + 1;
+    }
+    text[pos] = '\0';
+    *kept_text = text;
+    return kept;
+}
+
 static int cmd_batch_execute(const BatchOpts *o, const SimRace *race, const TrkTrack *track,
                              const DrvTableCache *tables, FILE *out)
 {
@@ -173,27 +260,58 @@ static int cmd_batch_execute(const BatchOpts *o, const SimRace *race, const TrkT
     }
     lab_batch_tally_init(tally);
     BatchRun ctx = {o, race, seeds, out, tally, scratch, {false, NULL, 0.0, 0.0}, track, tables};
+    char err[1024];
+    int rc = 0;
+    long kept = 0, consumed = 0;
+    char *kept_text = NULL;
+    if (o->resume && (kept = cmd_batch_resume_read(o, race, seeds, n, scratch, &kept_text)) < 0)
+        rc = 1;
+    /* the kept races go through the consumer as if just run: written again in order and tallied */
+    for (long i = 0, at = 0; !rc && i < kept; i++) {
+        size_t line_len = (size_t)(strchr(kept_text + at, '\n') - (kept_text + at)) + 1;
+        char *line = strndup(kept_text + at, line_len);
+        rc = !line || cmd_batch_consume(&ctx, i, line, err, sizeof err);
+        at += (long)line_len;
+        if (rc)
+            fprintf(stderr, "racesim batch: %s\n", line ? err : "out of memory");
+    }
+    free(kept_text);
+    if (!rc && kept > 0)
+        fprintf(stderr, "racesim batch: resuming %s: %ld of %ld races kept, %ld to run\n", o->out_path, kept, n,
+                n - kept);
     LabBatchDef def = lab_batch_default_def();
     def.count = n;
+    def.start = kept;
+    def.stop = app_stop_flag();
+    def.consumed = &consumed;
     def.threads = (int)o->jobs;
     def.work = cmd_batch_work;
     def.consume = cmd_batch_consume;
     def.progress = cmd_batch_progress;
     def.ctx = &ctx;
-    char err[1024];
-    app_progress_begin(&ctx.progress, "races");
-    int rc = lab_batch_run(&def, err, sizeof err);
-    app_progress_end(&ctx.progress, tally->races);
-    if (rc)
-        fprintf(stderr, "racesim batch: %s\n", err);
-    else if (out != stdout) {
+    if (!rc) {
+        app_progress_begin(&ctx.progress, "races");
+        rc = lab_batch_run(&def, err, sizeof err);
+        app_progress_end(&ctx.progress, tally->races);
+        if (rc == 1)
+            fprintf(stderr, "racesim batch: %s\n", err);
+    }
+    if (rc == LAB_BATCH_STOPPED) {
+        fprintf(stderr, "racesim batch: stopped by %s after %ld of %ld races", strsignal(app_stop_signal()),
+                consumed, n);
+        if (o->out_path && strcmp(o->out_path, "-") != 0)
+            fprintf(stderr, ": they are in %s; the same command with --resume runs the other %ld\n", o->out_path,
+                    n - consumed);
+        else
+            fprintf(stderr, "\n");
+    } else if (!rc && out != stdout) {
         if (tally->races > 0)
             lab_batch_tally_print(tally, stdout);
         else
             printf("shard %d/%d of %ld races holds no seeds\n", o->shard_index, o->shard_count, o->races);
     }
     free(seeds), free(tally), free(scratch);
-    return rc ? 1 : 0;
+    return rc;
 }
 
 int cmd_batch(int argc, char **argv)
@@ -208,6 +326,7 @@ int cmd_batch(int argc, char **argv)
         fprintf(stderr, "(see racesim batch --help)\n");
         return 2;
     }
+    app_stop_install();
     SimRace *race = malloc(sizeof *race);
     char err[1024];
     if (!race || app_race_load(o.race_path, race, err, sizeof err)) {
@@ -248,12 +367,15 @@ int cmd_batch(int argc, char **argv)
     rc = tables ? cmd_batch_execute(&o, race, track, tables, out) : 1;
     drv_table_cache_destroy(tables);
     trk_free(track);
-    if (out && rc != 0) {
-        app_out_abort(&aout); /* a failed batch leaves an existing file as it was */
+    /* a failed batch leaves an existing file as it was; a stopped one keeps the races it finished */
+    if (out && rc == 1) {
+        app_out_abort(&aout);
     } else if (out && app_out_commit(&aout, err, sizeof err) != 0) {
         fprintf(stderr, "racesim batch: %s\n", err);
         rc = 1;
     }
     free(race);
+    if (rc == LAB_BATCH_STOPPED)
+        return 128 + app_stop_signal(); /* as a shell reports a program its signal ended */
     return rc;
 }

@@ -10,6 +10,7 @@
 
 #include "../sim/sim.h"
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -319,6 +320,10 @@ typedef void LabBatchProgressFn(void *ctx, long done, long total);
 
 typedef struct LabBatchDef {
     long count;                   /* jobs 0..count-1 */
+    long start;                   /* first job to run (the ones before were consumed by the caller), default 0 */
+    const volatile sig_atomic_t *stop; /* when it turns nonzero (a signal handler's flag), no further job starts;
+                                        * the running ones finish and are consumed; NULL: never */
+    long *consumed;               /* when not NULL: set to the number of jobs consumed (start included) */
     int threads;                  /* >= 1 */
     LabBatchWorkFn *work;
     LabBatchConsumeFn *consume;
@@ -328,7 +333,10 @@ typedef struct LabBatchDef {
 
 LabBatchDef lab_batch_default_def(void);
 
-/* Runs the batch. Returns 0, or nonzero with err holding the first failure (later jobs are not started). */
+/* Runs the batch. Returns 0 when every job was consumed, LAB_BATCH_STOPPED when *stop ended it early (the jobs
+ * before *def->consumed were consumed, in order), or 1 with err holding the first failure (later jobs are not
+ * started). */
+#define LAB_BATCH_STOPPED 2
 int lab_batch_run(const LabBatchDef *def, char *err, size_t err_len);
 
 /* ==== Charts (SVG) ================================================================================================ */

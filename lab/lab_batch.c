@@ -4,6 +4,7 @@
 #include "lab.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +48,8 @@ static void *batch_worker(void *arg)
     char err[512];
     for (;;) {
         pthread_mutex_lock(&st->lock);
-        long index = st->failed || st->next >= def->count ? -1 : st->next++;
+        bool stop = def->stop && *def->stop;
+        long index = st->failed || stop || st->next >= def->count ? -1 : st->next++;
         pthread_mutex_unlock(&st->lock);
         if (index < 0)
             return NULL;
@@ -71,17 +73,21 @@ static void *batch_worker(void *arg)
 
 int lab_batch_run(const LabBatchDef *def, char *err, size_t err_len)
 {
-    if (def->count <= 0)
+    long start = def->start > 0 ? def->start : 0;
+    if (def->consumed)
+        *def->consumed = start;
+    if (def->count <= start)
         return 0;
     BatchState st;
     memset(&st, 0, sizeof st);
     st.def = def;
+    st.next = st.consumed = start;
     st.err = err;
     st.err_len = err_len;
     st.texts = calloc((size_t)def->count, sizeof *st.texts);
     int threads = def->threads < 1 ? 1 : def->threads;
-    if (threads > def->count)
-        threads = (int)def->count;
+    if (threads > def->count - start)
+        threads = (int)(def->count - start);
     pthread_t *ids = calloc((size_t)threads, sizeof *ids);
     if (!st.texts || !ids) {
         free(st.texts);
@@ -105,5 +111,9 @@ int lab_batch_run(const LabBatchDef *def, char *err, size_t err_len)
         free(st.texts[i]);
     free(st.texts);
     free(ids);
-    return st.failed;
+    if (def->consumed)
+        *def->consumed = st.consumed;
+    if (st.failed)
+        return 1;
+    return st.consumed < def->count ? LAB_BATCH_STOPPED : 0;
 }
