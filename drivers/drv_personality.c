@@ -136,6 +136,7 @@ static void drv_fail(DrvParse *ps, int line, const char *fmt, ...)
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     snprintf(ps->err, ps->err_len, "%s:%d: %s", ps->path, line, what);
+    trk_text_printable(ps->err);
     ps->err_line = line;
 }
 
@@ -299,6 +300,10 @@ static bool drv_set_value(const DrvKey *k, const char *value, DrvPersonality *ou
         size_t n = strlen(value);
         if (n < 1 || n > DRV_NAME_LEN - 1) {
             snprintf(why, len, "expected a name of 1..%d characters", DRV_NAME_LEN - 1);
+            return false;
+        }
+        if (!trk_text_is_name(value)) {
+            snprintf(why, len, "expected a name in UTF-8 without control characters");
             return false;
         }
         memcpy(base, value, n + 1);

@@ -89,6 +89,7 @@ void sim_ini_fail(SimIniError *e, int line, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(e->buf + k, e->len - (size_t)k, fmt, ap);
     va_end(ap);
+    trk_text_printable(e->buf);
 }
 
 /*----------------------------------------------------------------------------------------------------------------

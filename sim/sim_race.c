@@ -443,6 +443,11 @@ static void sim_race_finish(SimRaceParse *p)
         snprintf(p->error.buf, p->error.len, "%s", msg);
         return;
     }
+    /* a car must fit between the edges everywhere, or no driver can stay on the track */
+    double narrowest = trk_summary(t).min_width_m;
+    if (narrowest < r->car.width_m)
+        sim_ini_fail(&p->error, 0, "[race] track %s is %.3g m wide at its narrowest, narrower than the car (%.3g m)",
+                     r->track_path, narrowest, r->car.width_m);
     trk_free(t);
 }
 

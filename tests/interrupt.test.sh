@@ -70,5 +70,5 @@ timeout 5 "$prog" run /dev/zero --headless > /dev/null 2> "$tmp/err"
 check "/dev/zero as a race file is refused at once" [ $? -eq 2 ] && grep -q "not a regular file (a device)" "$tmp/err"
 timeout 5 "$prog" track "$tmp" > /dev/null 2> "$tmp/err"
 check "a directory as a track is refused" [ $? -ne 0 ] && grep -q "not a regular file (a directory)" "$tmp/err"
-echo "interrupt.test.sh: $pass passed, $fail failed"
+echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

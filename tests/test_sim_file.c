@@ -98,6 +98,16 @@ static int test_errors_of_named_files(void)
     TST_STR_EQ(err, "/dev/zero:0: not a regular file (a device)");
     TST_CHECK(parse(T_HEAD "car = /dev/zero\n" T_GRID, err, sizeof err) != 0);
     TST_STR_EQ(err, "/dev/zero:0: not a regular file (a device) (named at tests/data/sim/t.ini:3)");
+    TST_CHECK(parse("[race]\ntrack = thin.ini\n" T_GRID, err, sizeof err) != 0);
+    TST_STR_EQ(err, "tests/data/sim/t.ini:0: [race] track tests/data/sim/thin.ini is 1e-300 m wide at its narrowest, "
+                    "narrower than the car (2 m)");
+    /* names shown in a window and written to JSON: UTF-8 without control characters; messages never echo them */
+    DrvPersonality pers;
+    TST_CHECK(drv_personality_parse_string("[driver]\nname = Zo\xc3\xab\n", "d.ini", &pers, err, sizeof err) == 0);
+    TST_CHECK(drv_personality_parse_string("[driver]\nname = Bad\xff\n", "d.ini", &pers, err, sizeof err) != 0);
+    TST_CHECK(drv_personality_parse_string("[driver]\nname = \xed\xa0\x80\n", "d.ini", &pers, err, sizeof err) != 0);
+    TST_CHECK(drv_personality_parse_string("[driver]\nname = Bell\x07\x1b[31m\n", "d.ini", &pers, err, sizeof err) != 0);
+    TST_STR_EQ(err, "d.ini:2: [driver] name: expected a name in UTF-8 without control characters, got 'Bell??[31m'");
     SimCarSpec spec;
     TST_CHECK(sim_car_spec_load("tests/data/sim", &spec, err, sizeof err) != 0);
     TST_STR_EQ(err, "tests/data/sim:0: not a regular file (a directory)");

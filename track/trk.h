@@ -67,6 +67,11 @@ TrkTrack *trk_load_csv_string(const char *text, const char *path, const TrkDef *
  * Refuses, with "path:line: what is wrong" in err, what is not a regular file (directories, pipes, devices), a file
  * over max_bytes and a NUL byte. Every reader of the project's input files goes through it. */
 char *trk_file_read(const char *path, size_t max_bytes, size_t *len, char *err, size_t err_len);
+/* Replaces control characters (C0 and DEL) with '?' in place: a message quoting a file's bytes must not drive the
+ * terminal it is printed on. */
+void trk_text_printable(char *s);
+/* True when s is valid UTF-8 without control characters: what a name shown in a window and written to JSON needs. */
+bool trk_text_is_name(const char *s);
 
 void trk_free(TrkTrack *track);
 

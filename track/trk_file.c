@@ -107,3 +107,38 @@ char *trk_file_read(const char *path, size_t max_bytes, size_t *len_out, char *e
         *len_out = len;
     return buf;
 }
+
+void trk_text_printable(char *s)
+{
+    for (unsigned char *c = (unsigned char *)s; *c; c++)
+        if (*c < 0x20 || *c == 0x7f)
+            *c = '?';
+}
+
+bool trk_text_is_name(const char *s)
+{
+    const unsigned char *c = (const unsigned char *)s;
+    while (*c) {
+        if (*c < 0x20 || *c == 0x7f)
+            return false;
+        int extra = *c < 0x80 ? 0 : (*c & 0xe0) == 0xc0 ? 1 : (*c & 0xf0) == 0xe0 ? 2 : (*c & 0xf8) == 0xf0 ? 3 : -1;
+        if (extra < 0 || (extra == 1 && *c < 0xc2) || (extra == 3 && *c > 0xf4))
+            return false;
+        /* the second byte's range also refuses overlong forms, surrogates and code points past U+10FFFF */
+        unsigned lo = 0x80, hi = 0xbf;
+        if (*c == 0xe0)
+            lo = 0xa0;
+        else if (*c == 0xed)
+            hi = 0x9f;
+        else if (*c == 0xf0)
+            lo = 0x90;
+        else if (*c == 0xf4)
+            hi = 0x8f;
+        c++;
+        for (int k = 0; k < extra; k++, c++) {
+            if (*c < (k == 0 ? lo : 0x80) || *c > (k == 0 ? hi : 0xbf))
+                return false;
+        }
+    }
+    return true;
+}

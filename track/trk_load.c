@@ -146,8 +146,10 @@ static int trk_same_point(const TrkPointDef *a, const TrkPointDef *b)
 
 static void trk_set_err(char *err, size_t err_len, const char *path, int line, const char *msg)
 {
-    if (err && err_len > 0)
+    if (err && err_len > 0) {
         snprintf(err, err_len, "%s:%d: %s", path, line, msg);
+        trk_text_printable(err);
+    }
 }
 
 /* Common tail of both loaders: point count, closing duplicate, then the geometry checks of trk_create. */
