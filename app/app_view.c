@@ -8,9 +8,11 @@
  * Debug hooks for measuring (environment variables, read here only):
  *   RACESIM_SPEED=X          start at sim speed X (0.25 .. 64)
  *   RACESIM_BENCH_FRAMES=N   quit after N frames and print frame-time figures to stderr
- *   RACESIM_BENCH_SHOT=FILE  with RACESIM_BENCH_FRAMES: save the last frame as a BMP
+ *   RACESIM_BENCH_SHOT=FILE  with RACESIM_BENCH_FRAMES: save the last frame (PNG, or BMP for a .bmp name)
  */
 #include "app_view.h"
+
+#include "app_out.h"
 
 #include "../render/rnd.h"
 
@@ -18,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define APP_DEFAULT_W 1280
 #define APP_DEFAULT_H 800
@@ -34,6 +37,31 @@ typedef struct AppBench {
 } AppBench;
 
 /* ---- shared pieces --------------------------------------------------------------------------------------------- */
+
+
+/* The frame just drawn, to path through a temporary file (app_out.h): PNG, or BMP when the name ends in .bmp. */
+static int app_save_frame(SDL_Renderer *renderer, const char *path, char *err, size_t err_len)
+{
+    int w = 0, h = 0;
+    uint8_t *rgb = rnd_read_rgb(renderer, &w, &h, err, err_len);
+    if (!rgb)
+        return -1;
+    AppOut out;
+    int rc = app_out_open(&out, path, err, err_len);
+    if (rc == 0) {
+        size_t n = strlen(path);
+        bool bmp = n >= 4 && strcasecmp(path + n - 4, ".bmp") == 0;
+        if ((bmp ? rnd_bmp_write : rnd_png_write)(out.f, rgb, w, h, 3 * w) != 0) {
+            app_out_abort(&out);
+            snprintf(err, err_len, "%s: cannot write the screenshot", path);
+            rc = -1;
+        } else {
+            rc = app_out_commit(&out, err, err_len);
+        }
+    }
+    free(rgb);
+    return rc == 0 ? 0 : -1;
+}
 
 static void app_view_size(const AppViewOpts *opts, int *w, int *h)
 {
@@ -97,7 +125,7 @@ int app_view_screenshot(const SimRace *race, const AppViewOpts *opts)
             rnd_view_ui(view)->selected = order[0]; /* the leader's maps make the most telling picture */
         RndFrame frame = {world, session, prev, 1.0, NULL};
         rnd_view_draw(view, &frame);
-        if (rnd_save_bmp(renderer, opts->screenshot_path, err, sizeof err) != 0)
+        if (app_save_frame(renderer, opts->screenshot_path, err, sizeof err) != 0)
             fprintf(stderr, "racesim: %s\n", err);
         else
             rc = 0;
@@ -222,10 +250,10 @@ static void app_loop_screenshot(AppLoop *L, SDL_Renderer *renderer, const char *
 {
     char name[64];
     if (!path) {
-        snprintf(name, sizeof name, "racesim-%06ld.bmp", sim_world_tick(sim_session_world(L->session)));
+        snprintf(name, sizeof name, "racesim-%06ld.png", sim_world_tick(sim_session_world(L->session)));
         path = name;
     }
-    if (rnd_save_bmp(renderer, path, L->err, sizeof L->err) != 0)
+    if (app_save_frame(renderer, path, L->err, sizeof L->err) != 0)
         fprintf(stderr, "racesim: %s\n", L->err);
     else
         fprintf(stderr, "racesim: saved %s\n", path);

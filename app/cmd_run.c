@@ -10,6 +10,7 @@
 
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +41,8 @@ static void cmd_run_usage(FILE *out)
             "  --seed N            the race's seed (default: the race file's)\n"
             "  --laps N            laps, 1..1000 (default: the race file's)\n"
             "  --shuffle-grid      permute the grid with the seed\n"
-            "  --json FILE|-       write the results as JSON (with the event list); - = stdout\n"
+            "  --json FILE|-       write the results as JSON (with the event list); - = stdout; also after the\n"
+            "                      viewer or a screenshot (the same race, run again headless)\n"
             "  --csv FILE|-        write one CSV row per car; - = stdout\n"
             "  --chart FILE.svg    write a lap chart and a gap chart of the race (SVG)\n"
             "  --trace FILE.csv    write every running car at every tick (position, speed, targets, requests,\n"
@@ -48,7 +50,7 @@ static void cmd_run_usage(FILE *out)
             "  --screenshot FILE   render one frame at --at seconds to a BMP (no display needed) and exit\n"
             "  --at SECONDS        sim time of the screenshot (default 0)\n"
             "  --font PATH         TTF font for the viewer (default: DejaVu Sans)\n"
-            "  --quiet             no results table\n"
+            "  -q, --quiet         no results table\n"
             "  --timing            print ticks and wall time of the headless run on stderr\n"
             "  -h, --help          this text\n\n"
             "Exit status: 0 ok, 1 the run failed, 2 bad usage or a bad file (`path:line: what is wrong`).\n",
@@ -126,47 +128,67 @@ static int cmd_run_value_opt(CmdRunOpts *o, const char *opt, const char *val)
 /* Returns -1 to go on, else an exit code (0 after --help). */
 static int cmd_run_parse(int argc, char **argv, CmdRunOpts *o)
 {
-    static const char *valued[] = {"--seed", "--laps", "--json", "--csv", "--screenshot", "--at", "--font", "--chart", "--trace"};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+    static const struct option longs[] = {
+        {"headless", no_argument, NULL, 'H'},       {"shuffle-grid", no_argument, NULL, 'S'},
+        {"quiet", no_argument, NULL, 'q'},          {"timing", no_argument, NULL, 'T'},
+        {"seed", required_argument, NULL, 's'},     {"laps", required_argument, NULL, 'l'},
+        {"json", required_argument, NULL, 'j'},     {"csv", required_argument, NULL, 'c'},
+        {"screenshot", required_argument, NULL, 'p'}, {"at", required_argument, NULL, 'a'},
+        {"font", required_argument, NULL, 'f'},     {"chart", required_argument, NULL, 'g'},
+        {"trace", required_argument, NULL, 't'},    {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    bool have_at = false;
+    optind = 0; /* GNU: start afresh (the tests call commands more than once) */
+    opterr = 0;
+    int c, index = -1;
+    while ((c = getopt_long(argc, argv, ":hq", longs, &index)) != -1) {
+        switch (c) {
+        case 'h':
             cmd_run_usage(stdout);
             return 0;
-        }
-        bool done = true;
-        if (strcmp(a, "--headless") == 0)
+        case 'H':
             o->headless = true;
-        else if (strcmp(a, "--shuffle-grid") == 0)
+            break;
+        case 'S':
             o->shuffle = true;
-        else if (strcmp(a, "--quiet") == 0)
+            break;
+        case 'q':
             o->quiet = true;
-        else if (strcmp(a, "--timing") == 0)
+            break;
+        case 'T':
             o->timing = true;
-        else
-            done = false;
-        for (size_t k = 0; !done && k < sizeof valued / sizeof valued[0]; k++) {
-            if (strcmp(a, valued[k]) != 0)
-                continue;
-            if (i + 1 >= argc) {
-                fprintf(stderr, "racesim run: %s: missing value\n", a);
-                return 2;
-            }
-            int rc = cmd_run_value_opt(o, a, argv[++i]);
+            break;
+        case 's': case 'l': case 'j': case 'c': case 'p': case 'a': case 'f': case 'g': case 't': {
+            char opt[32];
+            snprintf(opt, sizeof opt, "--%s", longs[index].name);
+            int rc = cmd_run_value_opt(o, opt, optarg);
             if (rc != 0)
                 return rc;
-            done = true;
+            have_at |= c == 'a';
+            break;
         }
-        if (done)
-            continue;
-        if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "racesim run: unknown option '%s' (see racesim run --help)\n", a);
+        default:
+            app_opt_error("run", c, argv);
+            fprintf(stderr, "(see racesim run --help)\n");
             return 2;
         }
+        index = -1;
+    }
+    for (int i = optind; i < argc; i++) {
         if (o->race_path) {
-            fprintf(stderr, "racesim run: more than one race file ('%s' and '%s')\n", o->race_path, a);
+            fprintf(stderr, "racesim run: more than one race file ('%s' and '%s')\n", o->race_path, argv[i]);
             return 2;
         }
-        o->race_path = a;
+        o->race_path = argv[i];
+    }
+    const char *conflict = have_at && !o->screenshot_path ? "--at only sets the time of a --screenshot"
+                           : o->headless && o->screenshot_path
+                               ? "--screenshot renders the viewer's frame: it cannot be --headless"
+                               : NULL;
+    if (conflict) {
+        fprintf(stderr, "racesim run: %s\n", conflict);
+        return 2;
     }
     if (!o->race_path)
         o->race_path = app_default_race();
@@ -332,10 +354,11 @@ int cmd_run(int argc, char **argv)
     }
     if (rc == 0 && o.chart_path && viewed) /* the viewer stepped the race: replay it, traced (see app_chart.c) */
         rc = app_chart_race(race, &def, o.chart_path);
-    if (rc == 0 && o.trace_path && viewed) { /* likewise: the same race replayed headless gives the same ticks */
+    /* likewise the trace and the results files: the same race replayed headless gives the same ticks */
+    if (rc == 0 && viewed && (o.trace_path || o.json_path || o.csv_path)) {
         CmdRunOpts replay = o;
         replay.quiet = true;
-        replay.json_path = replay.csv_path = replay.chart_path = NULL;
+        replay.chart_path = NULL;
         rc = cmd_run_headless(race, &def, &replay);
     }
     free(race);

@@ -16,6 +16,8 @@
 #include <SDL.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 /* ---- colours (public so tests can check pixels) ------------------------------------------------------------- */
 
@@ -136,7 +138,11 @@ RndCamera *rnd_view_camera(RndView *view);
 /* Where the view drew a car last frame (pixel centre); false when it was not drawn. */
 bool rnd_view_car_screen_pos(const RndView *view, int car_id, float *sx, float *sy);
 
-/* Reads the renderer's output (after drawing, before presenting) and writes a 24-bit BMP. 0 on success. */
-int rnd_save_bmp(SDL_Renderer *renderer, const char *path, char *err, size_t err_len);
+/* Reads the renderer's output (after drawing, before presenting) as rows of 24-bit RGB (pitch 3 * w); the caller
+ * frees it. NULL with a message on failure. */
+uint8_t *rnd_read_rgb(SDL_Renderer *renderer, int *w, int *h, char *err, size_t err_len);
+/* Writes rows of 24-bit RGB as a PNG or a 24-bit BMP file to f. 0 on success, -1 on a write error. */
+int rnd_png_write(FILE *f, const uint8_t *rgb, int w, int h, int pitch);
+int rnd_bmp_write(FILE *f, const uint8_t *rgb, int w, int h, int pitch);
 
 #endif

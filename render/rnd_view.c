@@ -255,23 +255,21 @@ void rnd_view_draw(RndView *view, const RndFrame *frame)
 
 /* ---- screenshots ----------------------------------------------------------------------------------------------- */
 
-int rnd_save_bmp(SDL_Renderer *renderer, const char *path, char *err, size_t err_len)
+uint8_t *rnd_read_rgb(SDL_Renderer *renderer, int *w, int *h, char *err, size_t err_len)
 {
-    int w = 0, h = 0;
-    if (SDL_GetRendererOutputSize(renderer, &w, &h) != 0 || w <= 0 || h <= 0) {
+    if (SDL_GetRendererOutputSize(renderer, w, h) != 0 || *w <= 0 || *h <= 0) {
         snprintf(err, err_len, "cannot read the renderer's size: %s", SDL_GetError());
-        return -1;
+        return NULL;
     }
-    SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 24, SDL_PIXELFORMAT_BGR24);
-    if (!surf) {
-        snprintf(err, err_len, "cannot create a surface: %s", SDL_GetError());
-        return -1;
+    uint8_t *rgb = malloc((size_t)*w * (size_t)*h * 3);
+    if (!rgb) {
+        snprintf(err, err_len, "out of memory");
+        return NULL;
     }
-    int rc = SDL_RenderReadPixels(renderer, NULL, SDL_PIXELFORMAT_BGR24, surf->pixels, surf->pitch);
-    if (rc == 0)
-        rc = SDL_SaveBMP(surf, path);
-    if (rc != 0)
-        snprintf(err, err_len, "%s: cannot write the screenshot: %s", path, SDL_GetError());
-    SDL_FreeSurface(surf);
-    return rc == 0 ? 0 : -1;
+    if (SDL_RenderReadPixels(renderer, NULL, SDL_PIXELFORMAT_RGB24, rgb, *w * 3) != 0) {
+        snprintf(err, err_len, "cannot read the frame: %s", SDL_GetError());
+        free(rgb);
+        return NULL;
+    }
+    return rgb;
 }

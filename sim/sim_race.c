@@ -492,6 +492,12 @@ int sim_race_parse_string(const char *text, const char *path, SimRace *out, char
 
 int sim_race_load(const char *path, SimRace *out, char *err, size_t err_len)
 {
+    if (strlen(path) >= SIM_PATH_LEN) {
+        /* the path is recorded (JSON, baselines) and compared later: cutting it would silently break that */
+        memset(out, 0, sizeof *out);
+        snprintf(err, err_len, "%.64s...:0: path too long (at most %d bytes)", path, SIM_PATH_LEN - 1);
+        return 1;
+    }
     char *text = trk_file_read(path, SIM_MAX_INI_BYTES, NULL, err, err_len);
     if (!text) {
         memset(out, 0, sizeof *out);

@@ -70,5 +70,8 @@ timeout 5 "$prog" run /dev/zero --headless > /dev/null 2> "$tmp/err"
 check "/dev/zero as a race file is refused at once" [ $? -eq 2 ] && grep -q "not a regular file (a device)" "$tmp/err"
 timeout 5 "$prog" track "$tmp" > /dev/null 2> "$tmp/err"
 check "a directory as a track is refused" [ $? -ne 0 ] && grep -q "not a regular file (a directory)" "$tmp/err"
+long=$(printf 'x%.0s' $(seq 1100))
+"$prog" run "$long.ini" --headless > /dev/null 2> "$tmp/err"
+check "a race path over 1023 bytes is refused, not cut" [ $? -eq 2 ] && grep -q "path too long" "$tmp/err"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

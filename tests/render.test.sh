@@ -80,6 +80,37 @@ cmp -s "$shot" "$out/at5.bmp" && bad "screenshots at 5 s and 20 s are identical"
 rc=$?
 [ "$rc" = 2 ] && grep -q "/nonexistent-dir/x.bmp" "$out/err" && ok || bad "unwritable path: exit $rc, $(cat "$out/err")"
 
+# a .png name gets a PNG (chunks and checksums checked, pixels equal to the BMP of the same moment), and the
+# results files asked for with a screenshot are written too (the same race, run again headless)
+"$prog" run "$race" --screenshot "$out/at20.png" --at 20 --json "$out/shot.json" >/dev/null 2>&1
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$out/at20.png" "$shot" <<'PY' && ok || bad "the PNG screenshot is not the BMP's picture"
+import struct, sys, zlib
+png = open(sys.argv[1], "rb").read()
+assert png[:8] == b"\x89PNG\r\n\x1a\n"
+pos, idat, w = 8, b"", 0
+while pos < len(png):
+    n, kind = struct.unpack(">I4s", png[pos:pos + 8])
+    body = png[pos + 8:pos + 8 + n]
+    assert struct.unpack(">I", png[pos + 8 + n:pos + 12 + n])[0] == zlib.crc32(kind + body)
+    if kind == b"IHDR":
+        w, h = struct.unpack(">II", body[:8])
+        assert body[8:10] == b"\x08\x02"
+    if kind == b"IDAT":
+        idat += body
+    pos += 12 + n
+raw = zlib.decompress(idat)
+assert len(raw) == h * (1 + 3 * w)
+bmp = open(sys.argv[2], "rb").read()
+off = struct.unpack("<I", bmp[10:14])[0]
+for y in (0, h // 2, h - 1):
+    row = raw[y * (1 + 3 * w) + 1:(y + 1) * (1 + 3 * w)]
+    b = bmp[off + (h - 1 - y) * 3 * w:off + (h - y) * 3 * w]
+    assert row == bytes(b[i + 2 - 2 * (i % 3)] for i in range(3 * w)), y
+PY
+fi
+[ -s "$out/shot.json" ] && grep -q '"cars"' "$out/shot.json" && ok || bad "--json with --screenshot wrote nothing"
+
 [ -n "$RENDER_TEST_DEBUG" ] && echo "grass $grass asphalt $asphalt cars $seen/$total text $text"
 rm -f "$out/colours"
 finish

@@ -358,7 +358,14 @@ static int test_save_bmp(void)
     draw(&f, NULL);
     char err[256];
     const char *path = "build/test_render_shot.bmp";
-    TST_CHECK(rnd_save_bmp(f.renderer, path, err, sizeof err) == 0);
+    int w = 0, h = 0;
+    uint8_t *rgb = rnd_read_rgb(f.renderer, &w, &h, err, sizeof err);
+    TST_CHECK(rgb != NULL && w == W && h == H);
+    FILE *out = fopen(path, "wb");
+    TST_CHECK(out != NULL);
+    TST_CHECK(rnd_bmp_write(out, rgb, w, h, 3 * w) == 0);
+    TST_CHECK(fclose(out) == 0);
+    free(rgb);
     SDL_Surface *s = SDL_LoadBMP(path);
     TST_CHECK(s != NULL);
     TST_CHECK(s->w == W && s->h == H);
