@@ -25,8 +25,11 @@ check seed-bad 2 "racesim run: --seed: expected an integer 0..184467440737095516
     "$prog" run "$race" --headless --seed -3
 check at-bad 2 "racesim run: --at: expected a number of seconds 0..1000000, got 'soon'" \
     "$prog" run "$race" --headless --at soon
-check missing-value 2 "racesim run: --json: missing value" "$prog" run "$race" --headless --json
-check unknown 2 "racesim run: unknown option '--fast' (see racesim run --help)" "$prog" run "$race" --fast
+check missing-value 2 "racesim run: --json needs a value" "$prog" run "$race" --headless --json
+check unknown 2 "racesim run: unknown option '--fast'" "$prog" run "$race" --fast
+check at-alone 2 "racesim run: --at only sets the time of a --screenshot" "$prog" run "$race" --headless --at 3
+check headless-shot 2 "racesim run: --screenshot renders the viewer's frame: it cannot be --headless" \
+    "$prog" run "$race" --headless --screenshot x.png
 check two-races 2 "racesim run: more than one race file ('$race' and 'x.ini')" "$prog" run "$race" x.ini
 check no-file 2 "tests/data/sim/nope.ini:0: cannot open: No such file or directory" \
     "$prog" run tests/data/sim/nope.ini --headless
