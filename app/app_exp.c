@@ -123,7 +123,7 @@ const char *app_option_expects(const char *option)
         {"--seat", "a grid line 1..128"},
         {"--laps", "an integer 1..10000"},
         {"--shard", "I/N with 1 <= I <= N"},
-        {"--metric", "position, time, overtakes, collisions or offtrack"},
+        {"--metric", "position, time, overtakes, collisions, offtrack or points"},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (strcmp(option, table[i].option) == 0)

@@ -20,15 +20,17 @@ static void cmd_ab_usage(FILE *out)
             "Paired A/B test. For each seed S..S+N-1 the race runs twice with the same shuffled grid and the\n"
             "same opponents: once with personality A in the tested grid line, once with B. The tested line is\n"
             "seed mod cars (every grid line in turn), or K with --seat. Per metric (position, time, overtakes,\n"
-            "collisions, offtrack): mean of A, mean of B, mean paired difference B - A with its 95%% interval,\n"
-            "the two-sided paired t-test p-value (Wilcoxon signed-rank as a second opinion) and a verdict.\n\n"
+            "collisions, offtrack, points): mean of A, mean of B, mean paired difference B - A with its 95%%\n"
+            "interval, the two-sided paired t-test p-value (Wilcoxon signed-rank as a second opinion) and a\n"
+            "verdict.\n\n"
             "options:\n"
             "  --a FILE, --b FILE  the two personality files (required)\n"
             "  --races N           number of seeds, i.e. pairs (required)\n"
             "  --seed S            first seed (default: the race file's seed)\n"
             "  --jobs J            worker threads (default: all cores, here %d)\n"
             "  --seat K            test grid line K of the race file (1-based) in every pair\n"
-            "  --metric NAME       report only NAME: position, time, overtakes, collisions or offtrack\n"
+            "  --metric NAME       report only NAME: position, time, overtakes, collisions, offtrack or points\n"
+            "                      (championship points by position; the race's [race] points table)\n"
             "  --out FILE          write one JSON line per pair, in seed order (- = stdout, without the report)\n"
             "  --shard I/N         run only shard I of N: seeds S+k with k = I-1 (mod N); `racesim merge` the parts\n"
             "  --laps L            override the race's lap count\n"
@@ -163,6 +165,8 @@ static char *cmd_ab_work(void *ctx, long index, char *err, size_t err_len)
     rec->seed = seed;
     rec->laps = run->opts->laps > 0 ? (int)run->opts->laps : run->race->laps;
     rec->seat = run->opts->seat > 0 ? (int)run->opts->seat - 1 : (int)(seed % (uint64_t)cars);
+    rec->points_count = run->race->points_count;
+    memcpy(rec->points, run->race->points, sizeof rec->points);
     char *text = NULL;
     if (!cmd_ab_side(run, seed, rec->seat, run->pa, run->opts->a_path, &rec->a, err, err_len) &&
         !cmd_ab_side(run, seed, rec->seat, run->pb, run->opts->b_path, &rec->b, err, err_len)) {

@@ -20,7 +20,8 @@ static void cmd_merge_usage(FILE *out)
                  "byte for byte. Every file must be in seed order; a seed may appear only once; batch and ab files\n"
                  "cannot be mixed. Bad lines give `path:line: what is wrong` and exit status 2.\n\n"
                  "options:\n"
-                 "  --metric NAME     ab files: report only NAME (position, time, overtakes, collisions, offtrack)\n"
+                 "  --metric NAME     ab files: report only NAME (position, time, overtakes, collisions, offtrack,\n"
+                 "                    points)\n"
                  "  --chart FILE.svg  ab files: chart of the paired differences\n"
                  "  -h, --help        this text\n");
 }

@@ -179,6 +179,10 @@ typedef struct LabRecord {
     /* A/B records */
     int seat;                    /* the tested grid line, 0-based */
     LabCarRecord a, b;           /* the tested car in the run with A and in the run with B */
+    /* the race's points table ("points": written only when it is not SIM_DEFAULT_POINTS; read back as the
+     * default when absent) */
+    int points_count;
+    int points[SIM_MAX_POINTS];
 } LabRecord;
 
 /* One car of a finished session, by car id (the driver file is the race entry's). */
@@ -206,6 +210,10 @@ int lab_record_read(LabRecordReader *reader, LabRecord *out, char *err, size_t e
 void lab_record_reader_free(LabRecordReader *reader);
 
 const char *lab_record_status_name(SimStatus status); /* "running", "finished", "dnf" */
+/* Sets the record's points table to SIM_DEFAULT_POINTS. */
+void lab_record_default_points(LabRecord *rec);
+/* Championship points of a car: the table's value for its position; a retired car (dnf) scores 0. */
+int lab_record_points(const int *points, int points_count, const LabCarRecord *car);
 
 /* ==== Batch tallies =============================================================================================== */
 
@@ -257,10 +265,12 @@ typedef enum LabAbMetric {
     LAB_AB_OVERTAKES,    /* overtakes made, higher is better */
     LAB_AB_COLLISIONS,   /* collisions, lower is better */
     LAB_AB_OFFTRACK,     /* seconds off track, lower is better */
+    LAB_AB_POINTS,       /* championship points by position (the race's points table), higher is better */
     LAB_AB_METRIC_COUNT
 } LabAbMetric;
 
-const char *lab_ab_metric_name(LabAbMetric m); /* "position", "time", "overtakes", "collisions", "offtrack" */
+/* "position", "time", "overtakes", "collisions", "offtrack", "points" */
+const char *lab_ab_metric_name(LabAbMetric m);
 int lab_ab_metric_parse(const char *name);     /* -1 when unknown */
 bool lab_ab_metric_higher_better(LabAbMetric m);
 
@@ -273,6 +283,8 @@ typedef struct LabAbTally {
     uint64_t first_seed, last_seed;
     int first_seat;
     bool seat_varies;      /* false: one fixed seat (--seat) */
+    int points_count;      /* the first record's points table; every record must carry the same */
+    int points[SIM_MAX_POINTS];
     long dnf_a, dnf_b;
     long n[LAB_AB_METRIC_COUNT];
     double *a[LAB_AB_METRIC_COUNT], *b[LAB_AB_METRIC_COUNT], *diff[LAB_AB_METRIC_COUNT];
@@ -281,7 +293,8 @@ typedef struct LabAbTally {
 
 void lab_ab_tally_init(LabAbTally *t);
 void lab_ab_tally_free(LabAbTally *t);
-/* Adds one pair; fails (err without a path prefix) on another kind, race, A or B, or a seed not after the last. */
+/* Adds one pair; fails (err without a path prefix) on another kind, race, A or B, points table, or a seed not after
+ * the last. */
 int lab_ab_tally_add(LabAbTally *t, const LabRecord *rec, char *err, size_t err_len);
 
 typedef struct LabAbResult {

@@ -20,6 +20,7 @@ static const AbMetricInfo ab_metrics[LAB_AB_METRIC_COUNT] = {
     {"collisions", "collisions", false, "has %.2f fewer collisions per race", "has %.2f more collisions per race"},
     {"offtrack", "off-track time", false, "spends %.2f s less off track per race",
      "spends %.2f s more off track per race"},
+    {"points", "championship points", true, "scores %.2f more points per race", "scores %.2f fewer points per race"},
 };
 
 const char *lab_ab_metric_name(LabAbMetric m) { return ab_metrics[m].name; }
@@ -80,12 +81,19 @@ static int ab_check(LabAbTally *t, const LabRecord *rec, char *err, size_t err_l
         t->laps = rec->laps;
         t->first_seed = rec->seed;
         t->first_seat = rec->seat;
+        t->points_count = rec->points_count;
+        memcpy(t->points, rec->points, sizeof t->points);
         return 0;
     }
     if (strcmp(rec->race, t->race) != 0 || rec->laps != t->laps || strcmp(rec->a.driver, t->a_driver) != 0 ||
         strcmp(rec->b.driver, t->b_driver) != 0) {
         snprintf(err, err_len, "race \"%.200s\" (%d laps) with A \"%.200s\" and B \"%.200s\" differs from the first "
                  "record's", rec->race, rec->laps, rec->a.driver, rec->b.driver);
+        return 1;
+    }
+    if (rec->points_count != t->points_count ||
+        memcmp(rec->points, t->points, (size_t)t->points_count * sizeof t->points[0]) != 0) {
+        snprintf(err, err_len, "points table differs from the first record's");
         return 1;
     }
     if (rec->seed <= t->last_seed) {
@@ -119,6 +127,8 @@ int lab_ab_tally_add(LabAbTally *t, const LabRecord *rec, char *err, size_t err_
     ab_put(t, LAB_AB_OVERTAKES, a->overtakes, b->overtakes);
     ab_put(t, LAB_AB_COLLISIONS, a->collisions, b->collisions);
     ab_put(t, LAB_AB_OFFTRACK, a->offtrack_s, b->offtrack_s);
+    ab_put(t, LAB_AB_POINTS, lab_record_points(t->points, t->points_count, a),
+           lab_record_points(t->points, t->points_count, b));
     t->dnf_a += a->status != SIM_FINISHED;
     t->dnf_b += b->status != SIM_FINISHED;
     t->seat_varies = t->seat_varies || rec->seat != t->first_seat;

@@ -184,6 +184,19 @@ static int test_ab_record_round_trip(void)
     TST_CHECK(lab_record_parse(text, strlen(text) - 1, "x.jsonl", 1, &b, err, sizeof err) == 0);
     TST_CHECK(b.kind == LAB_RECORD_AB && b.seat == 1 && b.a.position == 3 && b.b.status == SIM_DNF);
     TST_CHECK(memcmp(&a.a.time_s, &b.a.time_s, sizeof(double)) == 0);
+    TST_CHECK(strstr(text, "points") == NULL && b.points_count == 10 && b.points[0] == 25); /* default: not written */
+    free(text);
+    /* a table of its own is written and read back; points by position, none for a retired car */
+    a.points_count = 3;
+    a.points[0] = 10, a.points[1] = 5, a.points[2] = 5;
+    text = record_text(&a);
+    TST_CHECK(strstr(text, ",\"points\":[10,5,5]}") != NULL);
+    TST_CHECK(lab_record_parse(text, strlen(text) - 1, "x.jsonl", 1, &b, err, sizeof err) == 0);
+    TST_CHECK(b.points_count == 3 && b.points[2] == 5);
+    TST_CHECK(lab_record_points(b.points, b.points_count, &b.a) == 5); /* third */
+    TST_CHECK(lab_record_points(b.points, b.points_count, &b.b) == 0); /* dnf */
+    b.a.position = 4;
+    TST_CHECK(lab_record_points(b.points, b.points_count, &b.a) == 0); /* past the table */
     free(text);
     return 0;
 }
