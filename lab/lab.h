@@ -75,8 +75,9 @@ typedef struct LabPairedTest {
     double p;      /* two-sided p-value */
 } LabPairedTest;
 
-/* Paired t-test on differences d[0..n). When every difference is the same value the variance is 0: p = 1 if that
- * value is 0 (nothing differs), else p = 0 (a constant nonzero shift), and the interval collapses to the mean. */
+/* Paired t-test on differences d[0..n). When every difference is the same value the variance is 0 and there is no
+ * test: t and p are NaN (a constant shift, even of 0, says nothing about the spread of the next pair) and the
+ * interval collapses to the mean. */
 LabPairedTest lab_paired_t(const double *d, long n);
 /* Wilcoxon signed-rank test on the same differences: zeros dropped, tied ranks averaged, normal approximation with
  * tie and continuity corrections. `scratch` needs room for n doubles (it is overwritten). mean/lo/hi are the
@@ -297,18 +298,25 @@ void lab_ab_tally_free(LabAbTally *t);
  * the last. */
 int lab_ab_tally_add(LabAbTally *t, const LabRecord *rec, char *err, size_t err_len);
 
+/* Below this many pairs the report gives no p-value and no verdict: with 5 pairs even the exact two-sided
+ * Wilcoxon test cannot go below p = 2/2^5 = 0.0625, and a t-test on so few leans wholly on normality. */
+#define LAB_AB_MIN_PAIRS 6
+
 typedef struct LabAbResult {
     LabAbMetric metric;
     long n;                /* pairs used */
+    bool testable;         /* n >= LAB_AB_MIN_PAIRS and the differences vary: p-values are NaN otherwise */
+    bool no_variance;      /* n >= 2 and every difference is the same */
     double mean_a, mean_b;
     LabPairedTest t;       /* paired t-test on B - A */
     LabPairedTest wilcoxon;
 } LabAbResult;
 
 LabAbResult lab_ab_result(const LabAbTally *t, LabAbMetric m);
-/* "p<0.001", "p=0.0034", "p=0.03", "p=0.41" */
+/* "p<0.001", "p=0.0034", "p=0.03", "p=0.41"; "p=-" for NaN (no test) */
 void lab_ab_format_p(double p, char *buf, size_t len);
-/* A plain-words verdict: "B finishes 0.80 places better than A (p<0.001)". Significance level 0.05. */
+/* A plain-words verdict: "B finishes 0.80 places better than A (p<0.001)". Significance level 0.05. Fewer than
+ * LAB_AB_MIN_PAIRS pairs, or differences without variance, get no p-value and say so. */
 void lab_ab_verdict(const LabAbResult *r, char *buf, size_t len);
 /* The report; `only` is a metric or -1 for all. */
 void lab_ab_tally_print(const LabAbTally *t, int only, FILE *out);

@@ -153,6 +153,8 @@ LabAbResult lab_ab_result(const LabAbTally *t, LabAbMetric m)
     r.mean_a = ra.mean;
     r.mean_b = rb.mean;
     r.t = lab_paired_t(t->diff[m], r.n);
+    r.no_variance = r.n >= 2 && isnan(r.t.p);
+    r.testable = r.n >= LAB_AB_MIN_PAIRS && !r.no_variance;
     double *scratch = malloc((size_t)(r.n > 0 ? r.n : 1) * sizeof(double));
     if (scratch) {
         r.wilcoxon = lab_wilcoxon(t->diff[m], r.n, scratch);
@@ -161,13 +163,15 @@ LabAbResult lab_ab_result(const LabAbTally *t, LabAbMetric m)
         r.wilcoxon = r.t;
         r.wilcoxon.p = NAN;
     }
+    if (!r.testable)
+        r.t.p = r.wilcoxon.p = NAN;
     return r;
 }
 
 void lab_ab_format_p(double p, char *buf, size_t len)
 {
     if (isnan(p))
-        snprintf(buf, len, "p=?");
+        snprintf(buf, len, "p=-");
     else if (p < 0.001)
         snprintf(buf, len, "p<0.001");
     else if (p < 0.01)
@@ -181,18 +185,26 @@ void lab_ab_verdict(const LabAbResult *r, char *buf, size_t len)
     const AbMetricInfo *info = &ab_metrics[r->metric];
     char p[32], amount[96];
     lab_ab_format_p(r->t.p, p, sizeof p);
-    if (r->n < 2) {
-        snprintf(buf, len, "%s: too few pairs to tell (%ld)", info->label, r->n);
+    if (r->n < LAB_AB_MIN_PAIRS) {
+        snprintf(buf, len, "%s: too few pairs to tell (%ld; a test needs at least %d)", info->label, r->n,
+                 LAB_AB_MIN_PAIRS);
         return;
     }
-    if (!(r->t.p < 0.05)) {
+    if (r->no_variance && r->t.mean == 0.0) {
+        snprintf(buf, len, "no difference in %s: every pair is equal (no variance, no p-value)", info->label);
+        return;
+    }
+    if (!r->no_variance && !(r->t.p < 0.05)) {
         snprintf(buf, len, "no significant difference in %s (%s)", info->label, p);
         return;
     }
     bool b_higher = r->t.mean > 0.0;
     bool b_better = b_higher == info->higher_better;
     snprintf(amount, sizeof amount, b_better ? info->good : info->bad, fabs(r->t.mean));
-    snprintf(buf, len, "B %s than A (%s)", amount, p);
+    if (r->no_variance)
+        snprintf(buf, len, "B %s than A in every pair (no variance, no p-value)", amount);
+    else
+        snprintf(buf, len, "B %s than A (%s)", amount, p);
     /* "makes 0.40 more overtakes per race than A" reads badly; put "than A" before "per race" */
     char *per = strstr(buf, " per race than A");
     if (per)
@@ -215,15 +227,26 @@ static void ab_print_header(const LabAbTally *t, FILE *out)
             "B - A", "95% interval", "p (t)", "p (Wilcoxon)");
 }
 
+/* A p-value column: "<0.001", "0.03"; "no var" when the differences do not vary, "-" below the minimum pairs. */
+static void ab_p_cell(const LabAbResult *r, double p, char *buf, size_t len)
+{
+    char text[32];
+    lab_ab_format_p(p, text, sizeof text);
+    if (r->no_variance && r->n >= LAB_AB_MIN_PAIRS)
+        snprintf(buf, len, "no var");
+    else
+        snprintf(buf, len, "%s", text[1] == '=' ? text + 2 : text + 1);
+}
+
 static void ab_print_row(const LabAbResult *r, FILE *out)
 {
     char interval[64], p[32], pw[32];
     snprintf(interval, sizeof interval, "[%+.3f, %+.3f]", r->t.lo, r->t.hi);
-    lab_ab_format_p(r->t.p, p, sizeof p);
-    lab_ab_format_p(r->wilcoxon.p, pw, sizeof pw);
+    ab_p_cell(r, r->t.p, p, sizeof p);
+    ab_p_cell(r, r->wilcoxon.p, pw, sizeof pw);
     fprintf(out, "%-11s %-7s %6ld %11.3f %11.3f %+11.3f  %-23s %-9s %s\n", ab_metrics[r->metric].name,
             ab_metrics[r->metric].higher_better ? "higher" : "lower", r->n, r->mean_a, r->mean_b, r->t.mean,
-            interval, p[1] == '=' ? p + 2 : p + 1, pw[1] == '=' ? pw + 2 : pw + 1);
+            interval, p, pw);
 }
 
 void lab_ab_tally_print(const LabAbTally *t, int only, FILE *out)

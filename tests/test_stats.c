@@ -81,13 +81,14 @@ static int test_paired_tests(void)
     TST_CHECK(w.n == 9);
     TST_NEAR(w.t, 1.9651214027788653, 1e-12);
     TST_NEAR(w.p, 0.04940018799120367, 1e-10);
-    /* identical A and B: all differences zero -> no evidence at all */
+    /* identical A and B: all differences zero; a constant shift: no variance, so no t-test at all */
     double zero[6] = {0};
     LabPairedTest tz = lab_paired_t(zero, 6);
-    TST_CHECK(tz.p == 1.0 && tz.lo == 0.0 && tz.hi == 0.0);
+    TST_CHECK(isnan(tz.p) && tz.lo == 0.0 && tz.hi == 0.0);
     TST_CHECK(lab_wilcoxon(zero, 6, scratch).p == 1.0);
     double shift[4] = {2, 2, 2, 2};
-    TST_CHECK(lab_paired_t(shift, 4).p == 0.0);
+    LabPairedTest ts = lab_paired_t(shift, 4);
+    TST_CHECK(isnan(ts.p) && ts.mean == 2.0 && ts.lo == 2.0 && ts.hi == 2.0);
     return 0;
 }
 
@@ -296,6 +297,38 @@ static int test_batch_tally(void)
     return 0;
 }
 
+/* Five pairs get no p-value; six pairs of the same nonzero difference get "no variance", never p<0.001. */
+static int test_ab_small_samples(void)
+{
+    static LabAbTally t;
+    static LabRecord r;
+    char err[512], verdict[256];
+    lab_ab_tally_init(&t);
+    memset(&r, 0, sizeof r);
+    r.kind = LAB_RECORD_AB;
+    snprintf(r.race, sizeof r.race, "r.ini");
+    for (int i = 0; i < 6; i++) {
+        r.seed = (uint64_t)i + 1;
+        make_car(&r.a, 1, 1, 1, 100.0);
+        make_car(&r.b, 1, 1, 2 + (i % 2), 101.0);
+        r.a.offtrack_s = 0.0, r.b.offtrack_s = 1.5;
+        TST_CHECK(lab_ab_tally_add(&t, &r, err, sizeof err) == 0);
+        if (i == 4) { /* five pairs */
+            LabAbResult pos = lab_ab_result(&t, LAB_AB_POSITION);
+            lab_ab_verdict(&pos, verdict, sizeof verdict);
+            TST_STR_EQ(verdict, "finishing position: too few pairs to tell (5; a test needs at least 6)");
+            TST_CHECK(!pos.testable && isnan(pos.t.p) && isnan(pos.wilcoxon.p));
+        }
+    }
+    LabAbResult pos = lab_ab_result(&t, LAB_AB_POSITION);
+    TST_CHECK(pos.testable && pos.t.p < 0.01);
+    LabAbResult off = lab_ab_result(&t, LAB_AB_OFFTRACK);
+    lab_ab_verdict(&off, verdict, sizeof verdict);
+    TST_STR_EQ(verdict, "B spends 1.50 s more off track than A per race in every pair (no variance, no p-value)");
+    lab_ab_tally_free(&t);
+    return 0;
+}
+
 static int test_ab_tally(void)
 {
     static LabAbTally t;
@@ -326,7 +359,10 @@ static int test_ab_tally(void)
     TST_CHECK(time.n == 11);
     LabAbResult col = lab_ab_result(&t, LAB_AB_COLLISIONS);
     lab_ab_verdict(&col, verdict, sizeof verdict);
-    TST_STR_EQ(verdict, "no significant difference in collisions (p=1.00)");
+    TST_STR_EQ(verdict, "no difference in collisions: every pair is equal (no variance, no p-value)");
+    TST_CHECK(!col.testable && col.no_variance && isnan(col.t.p));
+    LabAbResult ovt = lab_ab_result(&t, LAB_AB_OVERTAKES); /* make_car: overtakes = seat for A and B alike */
+    TST_CHECK(ovt.no_variance);
     r.seed = 3;
     TST_CHECK(lab_ab_tally_add(&t, &r, err, sizeof err) != 0);
     lab_ab_tally_free(&t);
@@ -399,6 +435,7 @@ int main(void)
     TST_RUN(test_paired_tests);
     TST_RUN(test_record_round_trip);
     TST_RUN(test_ab_record_round_trip);
+    TST_RUN(test_ab_small_samples);
     TST_RUN(test_record_errors);
     TST_RUN(test_batch_tally);
     TST_RUN(test_ab_tally);
