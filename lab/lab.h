@@ -321,6 +321,48 @@ void lab_ab_verdict(const LabAbResult *r, char *buf, size_t len);
 /* The report; `only` is a metric or -1 for all. */
 void lab_ab_tally_print(const LabAbTally *t, int only, FILE *out);
 
+/* ==== Sequential tests ============================================================================================ */
+
+/* the generalised sequential probability ratio test (GSPRT) on paired differences d = B - A.
+ *
+ * Two simple hypotheses on the mean difference, H0: mu = h0 and H1: mu = h1, in the metric's own unit. After n
+ * pairs with mean m and sample variance s^2 the log-likelihood ratio of normal models with variance s^2 is
+ *     LLR = (h1 - h0) (2 sum d - n (h0 + h1)) / (2 s^2) = n (h1 - h0) (2 m - h0 - h1) / (2 s^2)
+ * and the test stops when LLR >= ln((1 - beta) / alpha) (accept H1) or LLR <= ln(beta / (1 - alpha)) (accept H0),
+ * as fishtest's normalised model does. No decision before min_pairs pairs, nor while s^2 = 0 (the LLR is then
+ * undefined). Pairs are added in seed order, so the decision does not depend on the number of threads.
+ */
+typedef struct LabSprtDef {
+    double h0, h1;      /* mean difference B - A under H0 and under H1, metric unit; h0 != h1 */
+    double alpha, beta; /* error rates, each in (0, 0.5): accepting H1 when H0 holds, H0 when H1 holds */
+    long min_pairs;     /* no decision before this many pairs (LAB_AB_MIN_PAIRS) */
+} LabSprtDef;
+
+LabSprtDef lab_sprt_default_def(void); /* alpha = beta = 0.05, h0 = h1 = 0 (to be set) */
+/* Returns 0, or nonzero with err saying what is wrong (h0 == h1, alpha or beta outside (0, 0.5)). */
+int lab_sprt_check_def(const LabSprtDef *def, char *err, size_t err_len);
+/* The LLR above; NaN when n < 2 or var <= 0. */
+double lab_sprt_llr(long n, double mean, double var, double h0, double h1);
+
+typedef enum LabSprtDecision { LAB_SPRT_CONTINUE = 0, LAB_SPRT_H0, LAB_SPRT_H1 } LabSprtDecision;
+
+typedef struct LabSprt {
+    LabSprtDef def;
+    double lower, upper;     /* ln(beta / (1 - alpha)), ln((1 - beta) / alpha) */
+    LabRunning d;            /* the differences so far */
+    double llr;              /* after the last pair; NaN when undefined */
+    LabSprtDecision decision; /* the first crossing; later pairs update d and llr but not this */
+    long decided_at;         /* pairs at the first crossing, 0 before */
+    double decided_llr;
+    LabEstimate decided_est; /* the mean difference and its 95% interval at the crossing */
+} LabSprt;
+
+void lab_sprt_init(LabSprt *s, const LabSprtDef *def);
+/* Adds the next pair's difference; returns the decision (the first crossing, once there is one). */
+LabSprtDecision lab_sprt_add(LabSprt *s, double d);
+/* The test's state in words, for the A/B report; `metric` names the metric. */
+void lab_sprt_print(const LabSprt *s, const char *metric, FILE *out);
+
 /* ==== Batches: many races on a thread pool ======================================================================== */
 
 /* runs many independent jobs (races) on worker threads and hands their outputs back in job order.
@@ -332,8 +374,10 @@ void lab_ab_tally_print(const LabAbTally *t, int only, FILE *out);
  */
 /* Runs job `index`; returns a malloc'd NUL-terminated text, or NULL with err filled. Called on worker threads. */
 typedef char *LabBatchWorkFn(void *ctx, long index, char *err, size_t err_len);
-/* Receives job `index`'s text (and owns it), in increasing index order, one call at a time. Nonzero stops the
- * batch with err filled. */
+/* Receives job `index`'s text (and owns it), in increasing index order, one call at a time. A positive return stops
+ * the batch with err filled (a failure); LAB_BATCH_STOP stops it as complete: later jobs are not consumed (those
+ * already running finish and are dropped) and lab_batch_run returns 0. */
+#define LAB_BATCH_STOP (-1)
 typedef int LabBatchConsumeFn(void *ctx, long index, char *text, char *err, size_t err_len);
 /* Called after each finished job with the count done so far, one call at a time. */
 typedef void LabBatchProgressFn(void *ctx, long done, long total);

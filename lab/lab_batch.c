@@ -16,6 +16,7 @@ typedef struct BatchState {
     long done;
     char **texts;    /* finished, not yet consumed */
     int failed;
+    int stopped;     /* the consumer asked for no more */
     char *err;
     size_t err_len;
 } BatchState;
@@ -31,10 +32,13 @@ LabBatchDef lab_batch_default_def(void)
 /* Under the lock: hands consecutive finished texts to the consumer. */
 static void batch_drain(BatchState *st)
 {
-    while (!st->failed && st->consumed < st->def->count && st->texts[st->consumed]) {
+    while (!st->failed && !st->stopped && st->consumed < st->def->count && st->texts[st->consumed]) {
         char *text = st->texts[st->consumed];
         st->texts[st->consumed] = NULL;
-        if (st->def->consume(st->def->ctx, st->consumed, text, st->err, st->err_len))
+        int rc = st->def->consume(st->def->ctx, st->consumed, text, st->err, st->err_len);
+        if (rc == LAB_BATCH_STOP)
+            st->stopped = 1;
+        else if (rc)
             st->failed = 1;
         st->consumed++;
     }
@@ -47,14 +51,16 @@ static void *batch_worker(void *arg)
     char err[512];
     for (;;) {
         pthread_mutex_lock(&st->lock);
-        long index = st->failed || st->next >= def->count ? -1 : st->next++;
+        long index = st->failed || st->stopped || st->next >= def->count ? -1 : st->next++;
         pthread_mutex_unlock(&st->lock);
         if (index < 0)
             return NULL;
         err[0] = '\0';
         char *text = def->work(def->ctx, index, err, sizeof err);
         pthread_mutex_lock(&st->lock);
-        if (!text) {
+        if (st->stopped) { /* a job past the stopping point: dropped, whatever it gave */
+            free(text);
+        } else if (!text) {
             if (!st->failed)
                 snprintf(st->err, st->err_len, "%s", err[0] ? err : "a job failed");
             st->failed = 1;
@@ -62,7 +68,7 @@ static void *batch_worker(void *arg)
             st->texts[index] = text;
             st->done++;
             batch_drain(st);
-            if (def->progress && !st->failed)
+            if (def->progress && !st->failed && !st->stopped)
                 def->progress(def->ctx, st->done, def->count);
         }
         pthread_mutex_unlock(&st->lock);

@@ -92,6 +92,74 @@ static int test_paired_tests(void)
     return 0;
 }
 
+/* ---- sequential test ---------------------------------------------------------------------------------------- */
+
+/* LLR by hand for d = {1, -2, 3, 3, -1, 4, 0, 5, 2, 2}: sum 17, sum of squares 73, n = 10, mean 1.7,
+ * s^2 = (73 - 10 * 1.7^2) / 9 = 4.9. H0 0, H1 1: (1 - 0)(2 * 17 - 10 * 1) / (2 * 4.9) = 24 / 9.8.
+ * H0 0, H1 -0.3: (-0.3)(34 + 3) / 9.8 = -11.1 / 9.8. Partial sums for the sequence (H0 0, H1 1):
+ * n = 7: sum 8, squares 40, s^2 = 36 / 7 = 5.142857..., LLR = (16 - 7) / (72 / 7) = 0.875;
+ * n = 8: sum 13, squares 65, s^2 = 6.267857..., LLR = 18 / 12.535714... = 1.435897...;
+ * n = 9: sum 15, squares 69, s^2 = 5.5, LLR = 21 / 11 = 1.909090...; n = 10: 24 / 9.8 = 2.448979... */
+static int test_sprt_llr(void)
+{
+    TST_NEAR(lab_sprt_llr(10, 1.7, 4.9, 0.0, 1.0), 24.0 / 9.8, 1e-12);
+    TST_NEAR(lab_sprt_llr(10, 1.7, 4.9, 0.0, -0.3), -11.1 / 9.8, 1e-12);
+    /* swapping the hypotheses flips the sign */
+    TST_NEAR(lab_sprt_llr(10, 1.7, 4.9, 1.0, 0.0), -24.0 / 9.8, 1e-12);
+    /* the mean halfway between h0 and h1 is no evidence either way */
+    TST_NEAR(lab_sprt_llr(25, 0.5, 2.0, 0.0, 1.0), 0.0, 1e-15);
+    TST_CHECK(isnan(lab_sprt_llr(10, 2.0, 0.0, 0.0, 1.0)) && isnan(lab_sprt_llr(1, 2.0, 1.0, 0.0, 1.0)));
+
+    LabSprtDef def = lab_sprt_default_def();
+    def.h0 = 0.0, def.h1 = 1.0;
+    LabSprt s;
+    lab_sprt_init(&s, &def);
+    TST_NEAR(s.lower, log(0.05 / 0.95), 1e-15);
+    TST_NEAR(s.upper, 2.9444389791664403, 1e-12);
+    double d[10] = {1, -2, 3, 3, -1, 4, 0, 5, 2, 2};
+    const double llr[10] = {NAN, 0, 0, 0, 0, 0, 0.875, 18.0 / (351.0 / 28.0), 21.0 / 11.0, 24.0 / 9.8};
+    def.alpha = def.beta = 0.1; /* bounds +-ln 9 = +-2.197: crossed at the tenth pair */
+    lab_sprt_init(&s, &def);
+    for (int i = 0; i < 10; i++) {
+        LabSprtDecision dec = lab_sprt_add(&s, d[i]);
+        if (i >= 6)
+            TST_NEAR(s.llr, llr[i], 1e-12);
+        TST_CHECK(dec == (i == 9 ? LAB_SPRT_H1 : LAB_SPRT_CONTINUE));
+    }
+    TST_CHECK(s.decided_at == 10 && s.decided_est.mean == s.d.mean);
+    return 0;
+}
+
+/* No decision before min_pairs however large the LLR, nor while every difference is the same; bad definitions. */
+static int test_sprt_rules(void)
+{
+    LabSprtDef def = lab_sprt_default_def();
+    def.h0 = 0.0, def.h1 = 1.0;
+    LabSprt s;
+    lab_sprt_init(&s, &def);
+    const double d[6] = {1.0, 1.1, 0.9, 1.0, 1.05, 0.95};
+    for (int i = 0; i < 5; i++)
+        TST_CHECK(lab_sprt_add(&s, d[i]) == LAB_SPRT_CONTINUE);
+    TST_CHECK(s.llr > 100.0);
+    TST_CHECK(lab_sprt_add(&s, d[5]) == LAB_SPRT_H1 && s.decided_at == 6);
+    lab_sprt_init(&s, &def);
+    for (int i = 0; i < 20; i++)
+        TST_CHECK(lab_sprt_add(&s, -3.0) == LAB_SPRT_CONTINUE);
+    TST_CHECK(isnan(s.llr));
+    TST_CHECK(lab_sprt_add(&s, -3.5) == LAB_SPRT_H0); /* clearly below h0 once there is a spread */
+    char err[256];
+    TST_CHECK(lab_sprt_check_def(&def, err, sizeof err) == 0);
+    def.h1 = 0.0;
+    TST_CHECK(lab_sprt_check_def(&def, err, sizeof err) != 0);
+    TST_STR_EQ(err, "--h0 and --h1 must differ (both are 0): the test tells two hypotheses apart");
+    def.h1 = 1.0, def.alpha = 0.5;
+    TST_CHECK(lab_sprt_check_def(&def, err, sizeof err) != 0);
+    TST_STR_EQ(err, "--alpha and --beta must be in (0, 0.5), got 0.5 and 0.05");
+    def.alpha = 0.05, def.beta = 0.0;
+    TST_CHECK(lab_sprt_check_def(&def, err, sizeof err) != 0);
+    return 0;
+}
+
 /* ---- records ------------------------------------------------------------------------------------------------ */
 
 static void make_car(LabCarRecord *c, int entry, int grid, int position, double time_s)
@@ -436,6 +504,8 @@ int main(void)
     TST_RUN(test_record_round_trip);
     TST_RUN(test_ab_record_round_trip);
     TST_RUN(test_ab_small_samples);
+    TST_RUN(test_sprt_llr);
+    TST_RUN(test_sprt_rules);
     TST_RUN(test_record_errors);
     TST_RUN(test_batch_tally);
     TST_RUN(test_ab_tally);
