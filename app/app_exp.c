@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,17 @@ int app_parse_long(const char *s, long lo, long hi, long *out)
     errno = 0;
     long v = strtol(s, &end, 10);
     if (errno || end == s || *end != '\0' || v < lo || v > hi)
+        return 1;
+    *out = v;
+    return 0;
+}
+
+int app_parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end != '\0' || !isfinite(v))
         return 1;
     *out = v;
     return 0;
@@ -147,6 +159,19 @@ void app_progress_update(AppProgress *p, long done, long total)
     fflush(stderr);
 }
 
+void app_progress_note(AppProgress *p, long done, const char *text)
+{
+    if (!p->on)
+        return;
+    double now = app_now_s();
+    if (now - p->last_s < 0.1)
+        return;
+    p->last_s = now;
+    double rate = done / app_positive(now - p->start_s);
+    fprintf(stderr, "\r%ld %s  %s  %.1f %s/s ", done, p->unit, text, rate, p->unit);
+    fflush(stderr);
+}
+
 void app_progress_end(AppProgress *p, long done)
 {
     if (!p->on)
@@ -167,7 +192,12 @@ const char *app_option_expects(const char *option)
         {"--seat", "a grid line 1..128"},
         {"--laps", "an integer 1..10000"},
         {"--shard", "I/N with 1 <= I <= N"},
-        {"--metric", "position, time, overtakes, collisions or offtrack"},
+        {"--metric", "position, time, overtakes, collisions, offtrack or points"},
+        {"--max-races", "an integer 1..100000000"},
+        {"--h0", "a finite number (the metric's unit)"},
+        {"--h1", "a finite number (the metric's unit)"},
+        {"--alpha", "a number in (0, 0.5)"},
+        {"--beta", "a number in (0, 0.5)"},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (strcmp(option, table[i].option) == 0)

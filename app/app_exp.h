@@ -16,6 +16,8 @@ int app_race_load(const char *path, SimRace *race, char *err, size_t err_len);
 /* Parses a whole string as an integer in lo..hi / an unsigned 64-bit seed. Returns 0 on success. */
 int app_parse_long(const char *s, long lo, long hi, long *out);
 int app_parse_u64(const char *s, uint64_t *out);
+/* A whole string as a finite double. */
+int app_parse_double(const char *s, double *out);
 /* "I/N" with 1 <= I <= N. */
 int app_parse_shard(const char *s, int *index, int *count);
 /* What an experiment option accepts, for error messages ("an integer 1..256"). */
@@ -49,6 +51,8 @@ typedef struct AppProgress {
 void app_progress_begin(AppProgress *p, const char *unit);
 void app_progress_update(AppProgress *p, long done, long total);
 void app_progress_end(AppProgress *p, long done);
+/* A progress line without a total (a sequential test): count done, a caller's text, rate. */
+void app_progress_note(AppProgress *p, long done, const char *text);
 
 /* Runs one race exactly as `racesim run RACE --seed SEED --shuffle-grid [--laps L]` would (laps 0 = the file's),
  * with an optional personality in the seats flagged by seat_mask, on the lent track with the lent drivers' tables
@@ -56,9 +60,13 @@ void app_progress_end(AppProgress *p, long done);
 SimSession *app_exp_run_race(const SimRace *race, const TrkTrack *track, const DrvTableCache *tables, uint64_t seed,
                              int laps, const DrvPersonality *override, const bool *seat_mask, char *err,
                              size_t err_len);
-/* Prints the A/B report for `ab` and `merge` and writes the chart when chart_path is set; returns an exit code. */
+/* Prints the A/B report for `ab` and `merge` and writes the chart when chart_path is set; returns an exit code.
+ * With `sprt`, the report ends with the sequential test's state on the metric (position when metric < 0), the
+ * pairs fed to it in seed order. */
 struct LabAbTally;
-int app_ab_report(const struct LabAbTally *tally, int metric, const char *chart_path);
+int app_ab_report(const struct LabAbTally *tally, int metric, const char *chart_path, const LabSprtDef *sprt);
+/* The metric a sequential test runs on. */
+int app_sprt_metric(int metric);
 
 /* `run --chart` (app_chart.c). Each returns an exit code or NULL with the message printed.
  * app_chart_check_path: only .svg is written (checked before any race runs).

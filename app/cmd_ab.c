@@ -16,30 +16,43 @@ static void cmd_ab_usage(FILE *out)
 {
     fprintf(out,
             "usage: racesim ab RACE.ini --a A.ini --b B.ini --races N [--seed S] [--jobs J] [--seat K]\n"
-            "                  [--metric NAME] [--out FILE.jsonl] [--shard I/N] [--laps L] [--chart FILE.svg]\n\n"
+            "                  [--metric NAME] [--out FILE.jsonl] [--shard I/N] [--laps L] [--chart FILE.svg]\n"
+            "                  [--h0 X --h1 Y [--alpha A] [--beta B]]\n"
+            "       racesim ab RACE.ini --a A.ini --b B.ini --sprt --h0 X --h1 Y [--alpha A] [--beta B]\n"
+            "                  [--max-races N] [--metric NAME] [--seed S] [--jobs J] [--seat K] [--out F] ...\n\n"
             "Paired A/B test. For each seed S..S+N-1 the race runs twice with the same shuffled grid and the\n"
             "same opponents: once with personality A in the tested grid line, once with B. The tested line is\n"
             "seed mod cars (every grid line in turn), or K with --seat. Per metric (position, time, overtakes,\n"
-            "collisions, offtrack): mean of A, mean of B, mean paired difference B - A with its 95%% interval,\n"
-            "the two-sided paired t-test p-value (Wilcoxon signed-rank as a second opinion) and a verdict.\n\n"
+            "collisions, offtrack, points): mean of A, mean of B, mean paired difference B - A with its 95%%\n"
+            "interval, the two-sided paired t-test p-value (Wilcoxon signed-rank as a second opinion) and a\n"
+            "verdict.\n\n"
             "options:\n"
             "  --a FILE, --b FILE  the two personality files (required)\n"
             "  --races N           number of seeds, i.e. pairs (required)\n"
             "  --seed S            first seed (default: the race file's seed)\n"
             "  --jobs J            worker threads (default: all cores, here %d)\n"
             "  --seat K            test grid line K of the race file (1-based) in every pair\n"
-            "  --metric NAME       report only NAME: position, time, overtakes, collisions or offtrack\n"
+            "  --metric NAME       report only NAME: position, time, overtakes, collisions, offtrack or points\n"
+            "                      (championship points by position; the race's [race] points table)\n"
             "  --out FILE          write one JSON line per pair, in seed order (- = stdout, without the report)\n"
             "  --shard I/N         run only shard I of N: seeds S+k with k = I-1 (mod N); `racesim merge` the parts\n"
             "  --laps L            override the race's lap count\n"
             "  --chart FILE.svg    chart of the paired differences with their intervals\n"
+            "  --sprt              sequential test: run pairs in seed order until the SPRT on the metric\n"
+            "                      (--metric, default position) accepts H0 or H1, or --max-races pairs ran\n"
+            "  --h0 X, --h1 Y      the hypotheses: mean difference B - A in the metric's unit (X != Y); without\n"
+            "                      --sprt the report ends with the test's state after the --races pairs\n"
+            "  --alpha A, --beta B error rates in (0, 0.5) (default 0.05 each)\n"
+            "  --max-races N       with --sprt: stop after N pairs without a decision (default 10000)\n"
             "  -h, --help          this text\n",
             app_default_jobs());
 }
 
 typedef struct AbOpts {
     const char *race_path, *a_path, *b_path, *out_path, *chart_path;
-    long races, jobs, seat, laps;
+    long races, jobs, seat, laps, max_races;
+    bool sprt, has_h0, has_h1, has_error_rate;
+    LabSprtDef sprt_def;
     bool has_seed;
     uint64_t seed;
     int metric;
@@ -64,6 +77,16 @@ static int cmd_ab_value(AbOpts *o, const char *a, const char *v)
         return app_parse_shard(v, &o->shard_index, &o->shard_count);
     if (strcmp(a, "--metric") == 0)
         return (o->metric = lab_ab_metric_parse(v)) < 0;
+    if (strcmp(a, "--max-races") == 0)
+        return app_parse_long(v, 1, 100000000, &o->max_races);
+    double *numbers[] = {&o->sprt_def.h0, &o->sprt_def.h1, &o->sprt_def.alpha, &o->sprt_def.beta};
+    bool *given[] = {&o->has_h0, &o->has_h1, &o->has_error_rate, &o->has_error_rate};
+    const char *number_names[] = {"--h0", "--h1", "--alpha", "--beta"};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(a, number_names[i]) == 0) {
+            *given[i] = true;
+            return app_parse_double(v, numbers[i]);
+        }
     const char **paths[] = {&o->a_path, &o->b_path, &o->out_path, &o->chart_path};
     const char *names[] = {"--a", "--b", "--out", "--chart"};
     for (int i = 0; i < 4; i++)
@@ -74,6 +97,28 @@ static int cmd_ab_value(AbOpts *o, const char *a, const char *v)
     return -1;
 }
 
+/* How the sequential options combine; NULL when they do, else what is wrong. Sets races for --sprt. */
+static const char *cmd_ab_sprt_options(AbOpts *o, char *err, size_t err_len)
+{
+    if (o->has_h0 != o->has_h1)
+        return "--h0 and --h1 go together";
+    if (o->has_error_rate && !o->has_h0)
+        return "--alpha and --beta need --h0 and --h1";
+    if (o->max_races && !o->sprt)
+        return "--max-races needs --sprt (a fixed test takes --races)";
+    if (o->sprt && !o->has_h0)
+        return "--sprt needs --h0 and --h1";
+    if (o->sprt && o->races)
+        return "--sprt runs pairs until a decision: give --max-races N, not --races";
+    if (o->sprt && o->shard_count > 1)
+        return "--sprt cannot be sharded: run shards with --races and `racesim merge --h0 X --h1 Y` their files";
+    if (o->has_h0 && lab_sprt_check_def(&o->sprt_def, err, err_len))
+        return err;
+    if (o->sprt)
+        o->races = o->max_races ? o->max_races : 10000;
+    return NULL;
+}
+
 /* Returns 0, 1 for --help, or 2 on bad usage (message printed). */
 static int cmd_ab_options(int argc, char **argv, AbOpts *o)
 {
@@ -81,10 +126,15 @@ static int cmd_ab_options(int argc, char **argv, AbOpts *o)
     o->jobs = app_default_jobs();
     o->shard_index = o->shard_count = 1;
     o->metric = -1;
+    o->sprt_def = lab_sprt_default_def();
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
             return 1;
+        if (strcmp(a, "--sprt") == 0) {
+            o->sprt = true;
+            continue;
+        }
         if (a[0] != '-' && !o->race_path) {
             o->race_path = a;
             continue;
@@ -102,9 +152,13 @@ static int cmd_ab_options(int argc, char **argv, AbOpts *o)
             return 2;
         i++;
     }
-    const char *missing = !o->race_path ? "no race file given" : !o->a_path || !o->b_path ? "--a and --b are required"
-                          : o->races < 1                                                   ? "--races N is required"
-                                                                                           : NULL;
+    char err[256];
+    const char *missing = cmd_ab_sprt_options(o, err, sizeof err);
+    if (!missing)
+        missing = !o->race_path                ? "no race file given"
+                  : !o->a_path || !o->b_path ? "--a and --b are required"
+                  : o->races < 1             ? "--races N is required"
+                                             : NULL;
     if (missing) {
         fprintf(stderr, "racesim ab: %s\n", missing);
         return 2;
@@ -121,6 +175,7 @@ typedef struct AbRun {
     LabAbTally *tally;
     LabRecord *scratch;
     AppProgress progress;
+    LabSprt *seq;          /* --sprt: the test, fed in seed order as pairs are consumed; NULL otherwise */
     const TrkTrack *track; /* loaded once, shared read-only by every worker */
     const DrvTableCache *tables; /* the drivers' tables on it (A and B too), built once, read-only for workers */
 } AbRun;
@@ -163,6 +218,8 @@ static char *cmd_ab_work(void *ctx, long index, char *err, size_t err_len)
     rec->seed = seed;
     rec->laps = run->opts->laps > 0 ? (int)run->opts->laps : run->race->laps;
     rec->seat = run->opts->seat > 0 ? (int)run->opts->seat - 1 : (int)(seed % (uint64_t)cars);
+    rec->points_count = run->race->points_count;
+    memcpy(rec->points, run->race->points, sizeof rec->points);
     char *text = NULL;
     if (!cmd_ab_side(run, seed, rec->seat, run->pa, run->opts->a_path, &rec->a, err, err_len) &&
         !cmd_ab_side(run, seed, rec->seat, run->pb, run->opts->b_path, &rec->b, err, err_len)) {
@@ -172,6 +229,21 @@ static char *cmd_ab_work(void *ctx, long index, char *err, size_t err_len)
     }
     free(rec);
     return text;
+}
+
+/* After each consumed pair: feeds the test (pairs where the metric has a value) and stops at a decision. */
+static int cmd_ab_sequential(AbRun *run)
+{
+    int m = app_sprt_metric(run->opts->metric);
+    const LabAbTally *t = run->tally;
+    if (t->n[m] > run->seq->d.n && lab_sprt_add(run->seq, t->diff[m][t->n[m] - 1]) != LAB_SPRT_CONTINUE)
+        return LAB_BATCH_STOP;
+    LabEstimate e = lab_estimate(&run->seq->d);
+    char text[160];
+    snprintf(text, sizeof text, "LLR %.2f in [%.2f, %.2f]  B-A %+.3f +- %.3f", run->seq->llr, run->seq->lower,
+             run->seq->upper, e.mean, e.hi - e.mean);
+    app_progress_note(&run->progress, t->pairs, text);
+    return 0;
 }
 
 static int cmd_ab_consume(void *ctx, long index, char *text, char *err, size_t err_len)
@@ -189,7 +261,7 @@ static int cmd_ab_consume(void *ctx, long index, char *text, char *err, size_t e
         rc = 1;
     }
     free(text);
-    return rc;
+    return rc ? rc : run->seq ? cmd_ab_sequential(run) : 0;
 }
 
 static void cmd_ab_progress(void *ctx, long done, long total)
@@ -197,10 +269,20 @@ static void cmd_ab_progress(void *ctx, long done, long total)
     app_progress_update(&((AbRun *)ctx)->progress, done, total);
 }
 
+int app_sprt_metric(int metric) { return metric >= 0 ? metric : LAB_AB_POSITION; }
+
 /* The report and the chart, shared with `racesim merge`. */
-int app_ab_report(const LabAbTally *tally, int metric, const char *chart_path)
+int app_ab_report(const LabAbTally *tally, int metric, const char *chart_path, const LabSprtDef *sprt)
 {
     lab_ab_tally_print(tally, metric, stdout);
+    if (sprt) {
+        int m = app_sprt_metric(metric);
+        LabSprt s;
+        lab_sprt_init(&s, sprt);
+        for (long i = 0; i < tally->n[m]; i++)
+            lab_sprt_add(&s, tally->diff[m][i]);
+        lab_sprt_print(&s, lab_ab_metric_name((LabAbMetric)m), stdout);
+    }
     if (!chart_path)
         return 0;
     char err[512];
@@ -219,6 +301,11 @@ static int cmd_ab_execute(AbRun *run)
     uint64_t *seeds = app_shard_seeds(first, o->races, o->shard_index, o->shard_count, &n);
     run->tally = malloc(sizeof *run->tally);
     run->scratch = malloc(sizeof *run->scratch);
+    LabSprt seq;
+    if (o->sprt) {
+        lab_sprt_init(&seq, &o->sprt_def);
+        run->seq = &seq;
+    }
     int rc = 1;
     char err[1024];
     if (seeds && run->tally && run->scratch) {
@@ -229,7 +316,7 @@ static int cmd_ab_execute(AbRun *run)
         def.threads = (int)o->jobs;
         def.work = cmd_ab_work;
         def.consume = cmd_ab_consume;
-        def.progress = cmd_ab_progress;
+        def.progress = o->sprt ? NULL : cmd_ab_progress; /* --sprt: a line of its own, drawn as pairs are judged */
         def.ctx = run;
         app_progress_begin(&run->progress, "pairs");
         rc = lab_batch_run(&def, err, sizeof err);
@@ -239,7 +326,7 @@ static int cmd_ab_execute(AbRun *run)
         else if (run->tally->pairs == 0)
             printf("shard %d/%d of %ld pairs holds no seeds\n", o->shard_index, o->shard_count, o->races);
         else if (run->out != stdout)
-            rc = app_ab_report(run->tally, o->metric, o->chart_path);
+            rc = app_ab_report(run->tally, o->metric, o->chart_path, o->has_h0 ? &o->sprt_def : NULL);
         lab_ab_tally_free(run->tally);
     } else
         fprintf(stderr, "racesim ab: out of memory\n");
@@ -301,7 +388,7 @@ int cmd_ab(int argc, char **argv)
         free(race);
         return 2;
     }
-    AbRun run = {&o, race, &pa, &pb, NULL, NULL, NULL, NULL, {false, NULL, 0.0, 0.0}, track, tables};
+    AbRun run = {&o, race, &pa, &pb, NULL, NULL, NULL, NULL, {false, NULL, 0.0, 0.0}, NULL, track, tables};
     AppOut aout;
     if (o.out_path) {
         const char *inputs[SIM_MAX_CARS + 4];

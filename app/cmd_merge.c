@@ -14,14 +14,20 @@
 
 static void cmd_merge_usage(FILE *out)
 {
-    fprintf(out, "usage: racesim merge PART.jsonl... [--metric NAME] [--chart FILE.svg]\n\n"
+    fprintf(out, "usage: racesim merge PART.jsonl... [--metric NAME] [--chart FILE.svg]\n"
+                 "                     [[--sprt] --h0 X --h1 Y [--alpha A] [--beta B]]\n\n"
                  "Reads the --out files of `racesim batch` or `racesim ab` runs (typically the shards of one run,\n"
                  "--shard 1/N .. N/N) and prints the table (batch) or report (ab) that one unsharded run prints,\n"
                  "byte for byte. Every file must be in seed order; a seed may appear only once; batch and ab files\n"
                  "cannot be mixed. Bad lines give `path:line: what is wrong` and exit status 2.\n\n"
                  "options:\n"
-                 "  --metric NAME     ab files: report only NAME (position, time, overtakes, collisions, offtrack)\n"
+                 "  --metric NAME     ab files: report only NAME (position, time, overtakes, collisions, offtrack,\n"
+                 "                    points)\n"
                  "  --chart FILE.svg  ab files: chart of the paired differences\n"
+                 "  --h0 X, --h1 Y    ab files: end with the state of the sequential test (SPRT) on the metric\n"
+                 "                    (--metric, default position) over the union of the files in seed order:\n"
+                 "                    LLR, bounds, the pair where it first crossed one if it did (--sprt: the same)\n"
+                 "  --alpha A, --beta B  error rates in (0, 0.5) (default 0.05 each)\n"
                  "  -h, --help        this text\n");
 }
 
@@ -158,11 +164,57 @@ static void cmd_merge_close(MergeState *m)
     lab_ab_tally_free(&m->ab);
 }
 
+/* --sprt, --h0, --h1, --alpha, --beta. Returns 1 when `a` is one of them (with *i past its value), -1 on a bad
+ * value (message printed), 0 otherwise. */
+static int cmd_merge_sprt_option(int argc, char **argv, int *i, LabSprtDef *def, int *given)
+{
+    const char *a = argv[*i];
+    if (strcmp(a, "--sprt") == 0) {
+        *given |= 4;
+        return 1;
+    }
+    const char *names[] = {"--h0", "--h1", "--alpha", "--beta"};
+    double *values[] = {&def->h0, &def->h1, &def->alpha, &def->beta};
+    for (int k = 0; k < 4; k++) {
+        if (strcmp(a, names[k]) != 0)
+            continue;
+        if (*i + 1 >= argc || app_parse_double(argv[*i + 1], values[k])) {
+            fprintf(stderr, "racesim merge: %s: expected %s, got '%s'\n", a, app_option_expects(a),
+                    *i + 1 < argc ? argv[*i + 1] : "");
+            return -1;
+        }
+        *given |= k < 2 ? 1 << k : 8;
+        (*i)++;
+        return 1;
+    }
+    return 0;
+}
+
+/* The test's definition when asked for: NULL in *out when not, 2 on a bad combination (message printed). */
+static int cmd_merge_sprt_check(const LabSprtDef *def, int given, const LabSprtDef **out)
+{
+    char err[256];
+    *out = NULL;
+    if (given == 0)
+        return 0;
+    if ((given & 3) != 3) {
+        fprintf(stderr, "racesim merge: --sprt, --alpha and --beta need both --h0 and --h1\n");
+        return 2;
+    }
+    if (lab_sprt_check_def(def, err, sizeof err)) {
+        fprintf(stderr, "racesim merge: %s\n", err);
+        return 2;
+    }
+    *out = def;
+    return 0;
+}
+
 int cmd_merge(int argc, char **argv)
 {
     char **paths = calloc((size_t)argc, sizeof *paths);
     const char *chart = NULL;
-    int n = 0, metric = -1;
+    int n = 0, metric = -1, sprt_given = 0;
+    LabSprtDef sprt_def = lab_sprt_default_def();
     for (int i = 1; paths && i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -170,6 +222,13 @@ int cmd_merge(int argc, char **argv)
             free(paths);
             return 0;
         }
+        int s = cmd_merge_sprt_option(argc, argv, &i, &sprt_def, &sprt_given);
+        if (s < 0) {
+            free(paths);
+            return 2;
+        }
+        if (s > 0)
+            continue;
         if ((strcmp(a, "--metric") == 0 || strcmp(a, "--chart") == 0) && i + 1 < argc) {
             if (a[2] == 'c')
                 chart = argv[++i];
@@ -185,6 +244,11 @@ int cmd_merge(int argc, char **argv)
             return 2;
         } else
             paths[n++] = argv[i];
+    }
+    const LabSprtDef *sprt = NULL;
+    if (paths && cmd_merge_sprt_check(&sprt_def, sprt_given, &sprt)) {
+        free(paths);
+        return 2;
     }
     if (n == 0) {
         fprintf(stderr, "racesim merge: no files given\n");
@@ -204,10 +268,11 @@ int cmd_merge(int argc, char **argv)
         rc = 2;
     }
     if (!rc && m.kind == LAB_RECORD_AB)
-        rc = app_ab_report(&m.ab, metric, chart);
+        rc = app_ab_report(&m.ab, metric, chart, sprt);
     else if (!rc) {
-        if (chart || metric >= 0)
-            fprintf(stderr, "racesim merge: --chart and --metric apply to ab files only (ignored)\n");
+        if (chart || metric >= 0 || sprt)
+            fprintf(stderr, "racesim merge: --chart, --metric and the SPRT options apply to ab files only "
+                            "(ignored)\n");
         lab_batch_tally_print(m.batch, stdout);
     }
     cmd_merge_close(&m);

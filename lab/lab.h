@@ -76,8 +76,9 @@ typedef struct LabPairedTest {
     double p;      /* two-sided p-value */
 } LabPairedTest;
 
-/* Paired t-test on differences d[0..n). When every difference is the same value the variance is 0: p = 1 if that
- * value is 0 (nothing differs), else p = 0 (a constant nonzero shift), and the interval collapses to the mean. */
+/* Paired t-test on differences d[0..n). When every difference is the same value the variance is 0 and there is no
+ * test: t and p are NaN (a constant shift, even of 0, says nothing about the spread of the next pair) and the
+ * interval collapses to the mean. */
 LabPairedTest lab_paired_t(const double *d, long n);
 /* Wilcoxon signed-rank test on the same differences: zeros dropped, tied ranks averaged, normal approximation with
  * tie and continuity corrections. `scratch` needs room for n doubles (it is overwritten). mean/lo/hi are the
@@ -180,6 +181,10 @@ typedef struct LabRecord {
     /* A/B records */
     int seat;                    /* the tested grid line, 0-based */
     LabCarRecord a, b;           /* the tested car in the run with A and in the run with B */
+    /* the race's points table ("points": written only when it is not SIM_DEFAULT_POINTS; read back as the
+     * default when absent) */
+    int points_count;
+    int points[SIM_MAX_POINTS];
 } LabRecord;
 
 /* One car of a finished session, by car id (the driver file is the race entry's). */
@@ -207,6 +212,10 @@ int lab_record_read(LabRecordReader *reader, LabRecord *out, char *err, size_t e
 void lab_record_reader_free(LabRecordReader *reader);
 
 const char *lab_record_status_name(SimStatus status); /* "running", "finished", "dnf" */
+/* Sets the record's points table to SIM_DEFAULT_POINTS. */
+void lab_record_default_points(LabRecord *rec);
+/* Championship points of a car: the table's value for its position; a retired car (dnf) scores 0. */
+int lab_record_points(const int *points, int points_count, const LabCarRecord *car);
 
 /* ==== Batch tallies =============================================================================================== */
 
@@ -258,10 +267,12 @@ typedef enum LabAbMetric {
     LAB_AB_OVERTAKES,    /* overtakes made, higher is better */
     LAB_AB_COLLISIONS,   /* collisions, lower is better */
     LAB_AB_OFFTRACK,     /* seconds off track, lower is better */
+    LAB_AB_POINTS,       /* championship points by position (the race's points table), higher is better */
     LAB_AB_METRIC_COUNT
 } LabAbMetric;
 
-const char *lab_ab_metric_name(LabAbMetric m); /* "position", "time", "overtakes", "collisions", "offtrack" */
+/* "position", "time", "overtakes", "collisions", "offtrack", "points" */
+const char *lab_ab_metric_name(LabAbMetric m);
 int lab_ab_metric_parse(const char *name);     /* -1 when unknown */
 bool lab_ab_metric_higher_better(LabAbMetric m);
 
@@ -274,6 +285,8 @@ typedef struct LabAbTally {
     uint64_t first_seed, last_seed;
     int first_seat;
     bool seat_varies;      /* false: one fixed seat (--seat) */
+    int points_count;      /* the first record's points table; every record must carry the same */
+    int points[SIM_MAX_POINTS];
     long dnf_a, dnf_b;
     long n[LAB_AB_METRIC_COUNT];
     double *a[LAB_AB_METRIC_COUNT], *b[LAB_AB_METRIC_COUNT], *diff[LAB_AB_METRIC_COUNT];
@@ -282,24 +295,74 @@ typedef struct LabAbTally {
 
 void lab_ab_tally_init(LabAbTally *t);
 void lab_ab_tally_free(LabAbTally *t);
-/* Adds one pair; fails (err without a path prefix) on another kind, race, A or B, or a seed not after the last. */
+/* Adds one pair; fails (err without a path prefix) on another kind, race, A or B, points table, or a seed not after
+ * the last. */
 int lab_ab_tally_add(LabAbTally *t, const LabRecord *rec, char *err, size_t err_len);
+
+/* Below this many pairs the report gives no p-value and no verdict: with 5 pairs even the exact two-sided
+ * Wilcoxon test cannot go below p = 2/2^5 = 0.0625, and a t-test on so few leans wholly on normality. */
+#define LAB_AB_MIN_PAIRS 6
 
 typedef struct LabAbResult {
     LabAbMetric metric;
     long n;                /* pairs used */
+    bool testable;         /* n >= LAB_AB_MIN_PAIRS and the differences vary: p-values are NaN otherwise */
+    bool no_variance;      /* n >= 2 and every difference is the same */
     double mean_a, mean_b;
     LabPairedTest t;       /* paired t-test on B - A */
     LabPairedTest wilcoxon;
 } LabAbResult;
 
 LabAbResult lab_ab_result(const LabAbTally *t, LabAbMetric m);
-/* "p<0.001", "p=0.0034", "p=0.03", "p=0.41" */
+/* "p<0.001", "p=0.0034", "p=0.03", "p=0.41"; "p=-" for NaN (no test) */
 void lab_ab_format_p(double p, char *buf, size_t len);
-/* A plain-words verdict: "B finishes 0.80 places better than A (p<0.001)". Significance level 0.05. */
+/* A plain-words verdict: "B finishes 0.80 places better than A (p<0.001)". Significance level 0.05. Fewer than
+ * LAB_AB_MIN_PAIRS pairs, or differences without variance, get no p-value and say so. */
 void lab_ab_verdict(const LabAbResult *r, char *buf, size_t len);
 /* The report; `only` is a metric or -1 for all. */
 void lab_ab_tally_print(const LabAbTally *t, int only, FILE *out);
+
+/* ==== Sequential tests ============================================================================================ */
+
+/* the generalised sequential probability ratio test (GSPRT) on paired differences d = B - A.
+ *
+ * Two simple hypotheses on the mean difference, H0: mu = h0 and H1: mu = h1, in the metric's own unit. After n
+ * pairs with mean m and sample variance s^2 the log-likelihood ratio of normal models with variance s^2 is
+ *     LLR = (h1 - h0) (2 sum d - n (h0 + h1)) / (2 s^2) = n (h1 - h0) (2 m - h0 - h1) / (2 s^2)
+ * and the test stops when LLR >= ln((1 - beta) / alpha) (accept H1) or LLR <= ln(beta / (1 - alpha)) (accept H0),
+ * as fishtest's normalised model does. No decision before min_pairs pairs, nor while s^2 = 0 (the LLR is then
+ * undefined). Pairs are added in seed order, so the decision does not depend on the number of threads.
+ */
+typedef struct LabSprtDef {
+    double h0, h1;      /* mean difference B - A under H0 and under H1, metric unit; h0 != h1 */
+    double alpha, beta; /* error rates, each in (0, 0.5): accepting H1 when H0 holds, H0 when H1 holds */
+    long min_pairs;     /* no decision before this many pairs (LAB_AB_MIN_PAIRS) */
+} LabSprtDef;
+
+LabSprtDef lab_sprt_default_def(void); /* alpha = beta = 0.05, h0 = h1 = 0 (to be set) */
+/* Returns 0, or nonzero with err saying what is wrong (h0 == h1, alpha or beta outside (0, 0.5)). */
+int lab_sprt_check_def(const LabSprtDef *def, char *err, size_t err_len);
+/* The LLR above; NaN when n < 2 or var <= 0. */
+double lab_sprt_llr(long n, double mean, double var, double h0, double h1);
+
+typedef enum LabSprtDecision { LAB_SPRT_CONTINUE = 0, LAB_SPRT_H0, LAB_SPRT_H1 } LabSprtDecision;
+
+typedef struct LabSprt {
+    LabSprtDef def;
+    double lower, upper;     /* ln(beta / (1 - alpha)), ln((1 - beta) / alpha) */
+    LabRunning d;            /* the differences so far */
+    double llr;              /* after the last pair; NaN when undefined */
+    LabSprtDecision decision; /* the first crossing; later pairs update d and llr but not this */
+    long decided_at;         /* pairs at the first crossing, 0 before */
+    double decided_llr;
+    LabEstimate decided_est; /* the mean difference and its 95% interval at the crossing */
+} LabSprt;
+
+void lab_sprt_init(LabSprt *s, const LabSprtDef *def);
+/* Adds the next pair's difference; returns the decision (the first crossing, once there is one). */
+LabSprtDecision lab_sprt_add(LabSprt *s, double d);
+/* The test's state in words, for the A/B report; `metric` names the metric. */
+void lab_sprt_print(const LabSprt *s, const char *metric, FILE *out);
 
 /* ==== Batches: many races on a thread pool ======================================================================== */
 
@@ -312,8 +375,10 @@ void lab_ab_tally_print(const LabAbTally *t, int only, FILE *out);
  */
 /* Runs job `index`; returns a malloc'd NUL-terminated text, or NULL with err filled. Called on worker threads. */
 typedef char *LabBatchWorkFn(void *ctx, long index, char *err, size_t err_len);
-/* Receives job `index`'s text (and owns it), in increasing index order, one call at a time. Nonzero stops the
- * batch with err filled. */
+/* Receives job `index`'s text (and owns it), in increasing index order, one call at a time. A positive return stops
+ * the batch with err filled (a failure); LAB_BATCH_STOP stops it as complete: later jobs are not consumed (those
+ * already running finish and are dropped) and lab_batch_run returns 0. */
+#define LAB_BATCH_STOP (-1)
 typedef int LabBatchConsumeFn(void *ctx, long index, char *text, char *err, size_t err_len);
 /* Called after each finished job with the count done so far, one call at a time. */
 typedef void LabBatchProgressFn(void *ctx, long done, long total);

@@ -20,6 +20,7 @@ static const AbMetricInfo ab_metrics[LAB_AB_METRIC_COUNT] = {
     {"collisions", "collisions", false, "has %.2f fewer collisions per race", "has %.2f more collisions per race"},
     {"offtrack", "off-track time", false, "spends %.2f s less off track per race",
      "spends %.2f s more off track per race"},
+    {"points", "championship points", true, "scores %.2f more points per race", "scores %.2f fewer points per race"},
 };
 
 const char *lab_ab_metric_name(LabAbMetric m) { return ab_metrics[m].name; }
@@ -80,12 +81,19 @@ static int ab_check(LabAbTally *t, const LabRecord *rec, char *err, size_t err_l
         t->laps = rec->laps;
         t->first_seed = rec->seed;
         t->first_seat = rec->seat;
+        t->points_count = rec->points_count;
+        memcpy(t->points, rec->points, sizeof t->points);
         return 0;
     }
     if (strcmp(rec->race, t->race) != 0 || rec->laps != t->laps || strcmp(rec->a.driver, t->a_driver) != 0 ||
         strcmp(rec->b.driver, t->b_driver) != 0) {
         snprintf(err, err_len, "race \"%.200s\" (%d laps) with A \"%.200s\" and B \"%.200s\" differs from the first "
                  "record's", rec->race, rec->laps, rec->a.driver, rec->b.driver);
+        return 1;
+    }
+    if (rec->points_count != t->points_count ||
+        memcmp(rec->points, t->points, (size_t)t->points_count * sizeof t->points[0]) != 0) {
+        snprintf(err, err_len, "points table differs from the first record's");
         return 1;
     }
     if (rec->seed <= t->last_seed) {
@@ -119,6 +127,8 @@ int lab_ab_tally_add(LabAbTally *t, const LabRecord *rec, char *err, size_t err_
     ab_put(t, LAB_AB_OVERTAKES, a->overtakes, b->overtakes);
     ab_put(t, LAB_AB_COLLISIONS, a->collisions, b->collisions);
     ab_put(t, LAB_AB_OFFTRACK, a->offtrack_s, b->offtrack_s);
+    ab_put(t, LAB_AB_POINTS, lab_record_points(t->points, t->points_count, a),
+           lab_record_points(t->points, t->points_count, b));
     t->dnf_a += a->status != SIM_FINISHED;
     t->dnf_b += b->status != SIM_FINISHED;
     t->seat_varies = t->seat_varies || rec->seat != t->first_seat;
@@ -143,6 +153,8 @@ LabAbResult lab_ab_result(const LabAbTally *t, LabAbMetric m)
     r.mean_a = ra.mean;
     r.mean_b = rb.mean;
     r.t = lab_paired_t(t->diff[m], r.n);
+    r.no_variance = r.n >= 2 && isnan(r.t.p);
+    r.testable = r.n >= LAB_AB_MIN_PAIRS && !r.no_variance;
     double *scratch = malloc((size_t)(r.n > 0 ? r.n : 1) * sizeof(double));
     if (scratch) {
         r.wilcoxon = lab_wilcoxon(t->diff[m], r.n, scratch);
@@ -151,13 +163,15 @@ LabAbResult lab_ab_result(const LabAbTally *t, LabAbMetric m)
         r.wilcoxon = r.t;
         r.wilcoxon.p = NAN;
     }
+    if (!r.testable)
+        r.t.p = r.wilcoxon.p = NAN;
     return r;
 }
 
 void lab_ab_format_p(double p, char *buf, size_t len)
 {
     if (isnan(p))
-        snprintf(buf, len, "p=?");
+        snprintf(buf, len, "p=-");
     else if (p < 0.001)
         snprintf(buf, len, "p<0.001");
     else if (p < 0.01)
@@ -171,18 +185,26 @@ void lab_ab_verdict(const LabAbResult *r, char *buf, size_t len)
     const AbMetricInfo *info = &ab_metrics[r->metric];
     char p[32], amount[96];
     lab_ab_format_p(r->t.p, p, sizeof p);
-    if (r->n < 2) {
-        snprintf(buf, len, "%s: too few pairs to tell (%ld)", info->label, r->n);
+    if (r->n < LAB_AB_MIN_PAIRS) {
+        snprintf(buf, len, "%s: too few pairs to tell (%ld; a test needs at least %d)", info->label, r->n,
+                 LAB_AB_MIN_PAIRS);
         return;
     }
-    if (!(r->t.p < 0.05)) {
+    if (r->no_variance && r->t.mean == 0.0) {
+        snprintf(buf, len, "no difference in %s: every pair is equal (no variance, no p-value)", info->label);
+        return;
+    }
+    if (!r->no_variance && !(r->t.p < 0.05)) {
         snprintf(buf, len, "no significant difference in %s (%s)", info->label, p);
         return;
     }
     bool b_higher = r->t.mean > 0.0;
     bool b_better = b_higher == info->higher_better;
     snprintf(amount, sizeof amount, b_better ? info->good : info->bad, fabs(r->t.mean));
-    snprintf(buf, len, "B %s than A (%s)", amount, p);
+    if (r->no_variance)
+        snprintf(buf, len, "B %s than A in every pair (no variance, no p-value)", amount);
+    else
+        snprintf(buf, len, "B %s than A (%s)", amount, p);
     /* "makes 0.40 more overtakes per race than A" reads badly; put "than A" before "per race" */
     char *per = strstr(buf, " per race than A");
     if (per)
@@ -205,15 +227,26 @@ static void ab_print_header(const LabAbTally *t, FILE *out)
             "B - A", "95% interval", "p (t)", "p (Wilcoxon)");
 }
 
+/* A p-value column: "<0.001", "0.03"; "no var" when the differences do not vary, "-" below the minimum pairs. */
+static void ab_p_cell(const LabAbResult *r, double p, char *buf, size_t len)
+{
+    char text[32];
+    lab_ab_format_p(p, text, sizeof text);
+    if (r->no_variance && r->n >= LAB_AB_MIN_PAIRS)
+        snprintf(buf, len, "no var");
+    else
+        snprintf(buf, len, "%s", text[1] == '=' ? text + 2 : text + 1);
+}
+
 static void ab_print_row(const LabAbResult *r, FILE *out)
 {
     char interval[64], p[32], pw[32];
     snprintf(interval, sizeof interval, "[%+.3f, %+.3f]", r->t.lo, r->t.hi);
-    lab_ab_format_p(r->t.p, p, sizeof p);
-    lab_ab_format_p(r->wilcoxon.p, pw, sizeof pw);
+    ab_p_cell(r, r->t.p, p, sizeof p);
+    ab_p_cell(r, r->wilcoxon.p, pw, sizeof pw);
     fprintf(out, "%-11s %-7s %6ld %11.3f %11.3f %+11.3f  %-23s %-9s %s\n", ab_metrics[r->metric].name,
             ab_metrics[r->metric].higher_better ? "higher" : "lower", r->n, r->mean_a, r->mean_b, r->t.mean,
-            interval, p[1] == '=' ? p + 2 : p + 1, pw[1] == '=' ? pw + 2 : pw + 1);
+            interval, p, pw);
 }
 
 void lab_ab_tally_print(const LabAbTally *t, int only, FILE *out)

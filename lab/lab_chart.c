@@ -261,7 +261,8 @@ int lab_chart_race_write(const SimTrace *t, const char *title, const char *path,
 
 /* ---- the A/B chart ------------------------------------------------------------------------------------------ */
 
-static const char *ch_ab_units[LAB_AB_METRIC_COUNT] = {"places", "s", "per race", "per race", "s per race"};
+static const char *ch_ab_units[LAB_AB_METRIC_COUNT] = {"places", "s", "per race", "per race", "s per race",
+                                                          "points per race"};
 
 static void ch_ab_row(FILE *out, const LabAbResult *r, double y, double row_h)
 {

@@ -56,6 +56,37 @@ static void rec_write_car(FILE *out, const LabCarRecord *c)
     fputc('}', out);
 }
 
+static bool rec_points_default(const LabRecord *rec)
+{
+    const int def[SIM_DEFAULT_POINTS_COUNT] = SIM_DEFAULT_POINTS;
+    return rec->points_count == SIM_DEFAULT_POINTS_COUNT && memcmp(rec->points, def, sizeof def) == 0;
+}
+
+/* Only a table other than the default is written, so records of races without `points =` stay as they were. */
+static void rec_write_points(FILE *out, const LabRecord *rec)
+{
+    if (rec->points_count == 0 || rec_points_default(rec))
+        return;
+    fputs(",\"points\":[", out);
+    for (int i = 0; i < rec->points_count; i++)
+        fprintf(out, "%s%d", i ? "," : "", rec->points[i]);
+    fputc(']', out);
+}
+
+void lab_record_default_points(LabRecord *rec)
+{
+    const int def[SIM_DEFAULT_POINTS_COUNT] = SIM_DEFAULT_POINTS;
+    rec->points_count = SIM_DEFAULT_POINTS_COUNT;
+    memcpy(rec->points, def, sizeof def);
+}
+
+int lab_record_points(const int *points, int points_count, const LabCarRecord *car)
+{
+    if (car->status == SIM_DNF || car->position < 1 || car->position > points_count)
+        return 0;
+    return points[car->position - 1];
+}
+
 int lab_record_write(const LabRecord *rec, FILE *out)
 {
     fputs(rec->kind == LAB_RECORD_AB ? "{\"kind\":\"ab\",\"race_file\":" : "{\"race_file\":", out);
@@ -66,6 +97,7 @@ int lab_record_write(const LabRecord *rec, FILE *out)
         rec_write_car(out, &rec->a);
         fputs(",\"b\":", out);
         rec_write_car(out, &rec->b);
+        rec_write_points(out, rec);
     } else {
         fputs(",\"cars\":[", out);
         for (int i = 0; i < rec->car_count; i++) {
@@ -267,6 +299,30 @@ static int rec_parse_cars(RecParse *rp, const LabJson *root, LabRecord *out)
     return 0;
 }
 
+/* The optional points table: 1..SIM_MAX_POINTS integers 0..10000, non-increasing, as a race file allows. */
+static int rec_parse_points(RecParse *rp, const LabJson *root, LabRecord *out)
+{
+    lab_record_default_points(out);
+    if (!lab_json_get(root, "points"))
+        return 0;
+    const LabJson *arr = rec_member(rp, root, "points", LAB_JSON_ARRAY);
+    if (!arr)
+        return 1;
+    if (arr->count < 1 || arr->count > SIM_MAX_POINTS)
+        return rec_fail(rp, "points", "expected 1..%d values, got %d", SIM_MAX_POINTS, arr->count);
+    int i = 0;
+    for (const LabJson *v = arr->child; v; v = v->next, i++) {
+        long long x = v->type == LAB_JSON_NUMBER && rec_is_integer_token(v->token) ? strtoll(v->token, NULL, 10)
+                                                                                     : -1;
+        if (x < 0 || x > 10000 || (i > 0 && x > out->points[i - 1]))
+            return rec_fail(rp, "points", "value %d: expected an integer 0..10000, not more than the one before",
+                            i + 1);
+        out->points[i] = (int)x;
+    }
+    out->points_count = i;
+    return 0;
+}
+
 static int rec_parse_ab(RecParse *rp, const LabJson *root, LabRecord *out)
 {
     if (rec_int(rp, root, "seat", 0, SIM_MAX_CARS - 1, &out->seat))
@@ -285,7 +341,7 @@ static int rec_parse_ab(RecParse *rp, const LabJson *root, LabRecord *out)
     if (rec_parse_car(rp, b, SIM_MAX_CARS, &out->b))
         return 1;
     rp->where = "";
-    return 0;
+    return rec_parse_points(rp, root, out);
 }
 
 static int rec_parse_root(RecParse *rp, const LabJson *root, LabRecord *out)
@@ -302,6 +358,7 @@ static int rec_parse_root(RecParse *rp, const LabJson *root, LabRecord *out)
     out->kind = k ? LAB_RECORD_AB : LAB_RECORD_RACE;
     out->seat = -1;
     out->car_count = 0;
+    lab_record_default_points(out);
     if (rec_string(rp, root, "race_file", out->race, sizeof out->race) || rec_seed(rp, root, &out->seed) ||
         rec_int(rp, root, "laps", 0, 1000000, &out->laps))
         return 1;

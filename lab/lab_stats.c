@@ -173,8 +173,7 @@ LabPairedTest lab_paired_t(const double *d, long n)
     if (n < 2)
         return t;
     if (e.sd == 0.0) {
-        t.p = e.mean == 0.0 ? 1.0 : 0.0;
-        t.t = e.mean == 0.0 ? 0.0 : copysign(INFINITY, e.mean);
+        t.t = t.p = NAN;
         return t;
     }
     t.t = e.mean / (e.sd / sqrt((double)n));

@@ -275,6 +275,11 @@ typedef struct SimSection {
     SimSectionLine lines[SIM_SECTION_MAX_LINES];
 } SimSection;
 
+/* Championship points by finishing position ([race] points = 25,18,...); places past the list score 0. */
+#define SIM_MAX_POINTS 40
+#define SIM_DEFAULT_POINTS {25, 18, 15, 12, 10, 8, 6, 4, 2, 1}
+#define SIM_DEFAULT_POINTS_COUNT 10
+
 typedef struct SimRace {
     char path[SIM_PATH_LEN];
     char track_path[SIM_PATH_LEN];  /* resolved relative to the race file */
@@ -286,6 +291,8 @@ typedef struct SimRace {
     int entry_count;
     SimRaceEntry entries[SIM_MAX_CARS];
     SimSection expect;              /* the [expect] lines of a scenario, read by lab/ (lab_expect_load) */
+    int points_count;               /* points[i]: points for finishing position i + 1 */
+    int points[SIM_MAX_POINTS];
 } SimRace;
 
 /* Loads and validates a race file and every driver file it names. On error returns nonzero and err holds

@@ -1,7 +1,9 @@
 /* sim_race.c: race files.
  *
  *   [race]   track = PATH (required), laps = 0..1000 (default 5; 0 needs duration_s), seed = N (default 1),
- *            tick_hz = 10..1000 (default 100), car = PATH (optional car file), duration_s = S (optional)
+ *            tick_hz = 10..1000 (default 100), car = PATH (optional car file), duration_s = S (optional),
+ *            points = P1, P2, ... (championship points by position: 1-40 integers 0..10000, non-increasing;
+ *            default 25, 18, 15, 12, 10, 8, 6, 4, 2, 1)
  *   [car]    inline car spec (same keys as a car file; not together with `car =`)
  *   [grid]   driver = PATH, one line per car in grid order (1..SIM_MAX_CARS)
  *   [start]  N = s_m, d_m, speed_mps: place grid car N (1-based) explicitly instead of on the grid (scenarios)
@@ -43,7 +45,7 @@ typedef struct SimRaceParse {
     SimIniError error;
     SimRace *race;
     SimRaceSection section;
-    bool have_track, have_laps, have_seed, have_tick, have_car_file, have_duration, have_car_inline;
+    bool have_track, have_laps, have_seed, have_tick, have_car_file, have_duration, have_car_inline, have_points;
     int car_line;
     int place_count;
     SimRacePlace places[SIM_MAX_CARS];
@@ -128,6 +130,43 @@ static void sim_race_key_number(SimRaceParse *p, bool *seen, const char *name, c
         *out = x;
 }
 
+/* "25, 18, 15": a comma-separated list of non-increasing integers (a later place never scores more). */
+static void sim_race_key_points(SimRaceParse *p, const char *value)
+{
+    SimRace *r = p->race;
+    int count = 0, values[SIM_MAX_POINTS];
+    const char *at = value;
+    for (;;) {
+        char item[32];
+        size_t len = strcspn(at, ",");
+        long n;
+        snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item - 1 ? len : sizeof item - 1), at);
+        if (count == SIM_MAX_POINTS) {
+            sim_ini_fail(&p->error, p->reader.line, "[race] points: at most %d values", SIM_MAX_POINTS);
+            return;
+        }
+        if (len >= sizeof item || sim_parse_long(item, &n) != 0 || n < 0 || n > 10000) {
+            size_t skip = strspn(at, " \t"), shown = len - skip;
+            while (shown > 0 && (at[skip + shown - 1] == ' ' || at[skip + shown - 1] == '\t'))
+                shown--;
+            sim_ini_fail(&p->error, p->reader.line, "[race] points: value %d: expected an integer 0..10000, got "
+                         "'%.*s'", count + 1, (int)(shown < 40 ? shown : 40), at + skip);
+            return;
+        }
+        if (count > 0 && n > values[count - 1]) {
+            sim_ini_fail(&p->error, p->reader.line, "[race] points: value %d (%ld) is more than value %d (%d): "
+                         "points must not increase with the position", count + 1, n, count, values[count - 1]);
+            return;
+        }
+        values[count++] = (int)n;
+        if (at[len] == '\0')
+            break;
+        at += len + 1;
+    }
+    r->points_count = count;
+    memcpy(r->points, values, (size_t)count * sizeof values[0]);
+}
+
 static void sim_race_key_race(SimRaceParse *p, const char *name, const char *value)
 {
     SimRace *r = p->race;
@@ -151,6 +190,9 @@ static void sim_race_key_race(SimRaceParse *p, const char *name, const char *val
         sim_race_key_number(p, &p->have_tick, name, value, 10.0, 1000.0, "10..1000", &r->tick_hz);
     } else if (strcmp(name, "duration_s") == 0) {
         sim_race_key_number(p, &p->have_duration, name, value, 0.0, 1e6, "0..1000000", &r->duration_s);
+    } else if (strcmp(name, "points") == 0) {
+        if (!sim_race_dup(p, &p->have_points, name))
+            sim_race_key_points(p, value);
     } else if (strcmp(name, "car") == 0) {
         if (!sim_race_dup(p, &p->have_car_file, name)) {
             p->car_line = line;
@@ -459,6 +501,9 @@ static int sim_race_parse(SimRaceParse *p, const char *path, SimRace *out, char 
     out->seed = 1;
     out->tick_hz = 100.0;
     out->car = sim_default_car_spec();
+    const int points[SIM_DEFAULT_POINTS_COUNT] = SIM_DEFAULT_POINTS;
+    out->points_count = SIM_DEFAULT_POINTS_COUNT;
+    memcpy(out->points, points, sizeof points);
     p->race = out;
     p->error.path = path;
     p->error.buf = err;

@@ -74,8 +74,9 @@ check "merge: a seed in two files is an error" grep -qx "$tmp/j1.jsonl:1: seed 1
 "$prog" ab "$race" --laps 1 --races 6 --a tests/data/ab_base.ini --b tests/data/ab_copy.ini --jobs 2 \
     --out "$tmp/same.jsonl" >"$tmp/same.txt" 2>&1
 check "ab copy runs" [ $? -eq 0 ]
-check "ab copy: no significant difference in any metric" \
-    [ "$(grep -c '^[a-z]* *no significant difference' "$tmp/same.txt")" -eq 5 ]
+check "ab copy: no difference in any metric, and no p-value from zero variance" \
+    [ "$(grep -c '^[a-z]* *no difference in .*: every pair is equal (no variance, no p-value)$' "$tmp/same.txt")" -eq 6 ]
+check "ab copy: 'no var' instead of p-values" [ "$(grep -c ' no var *no var$' "$tmp/same.txt")" -eq 6 ]
 
 # ---- A/B: grip use 0.8 against 0.97 is found worse with p < 0.01 ------------------------------------------------
 "$prog" ab "$race" --laps 1 --races 16 --a tests/data/ab_base.ini --b tests/data/ab_slow.ini --jobs 2 \

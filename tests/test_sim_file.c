@@ -47,6 +47,14 @@ static const BadCase bad_cases[] = {
      T_PATH ":5: [grid] driver: number: expected a whole number in 0..999, got '1000'"},
     {T_HEAD T_GRID "driver = driver.ini, colour = 1,2\n",
      T_PATH ":5: [grid] driver: colour: expected #rrggbb or r,g,b (each 0..255), got '1,2'"},
+    {T_HEAD "points = 10, x\n" T_GRID, T_PATH ":3: [race] points: value 2: expected an integer 0..10000, got 'x'"},
+    {T_HEAD "points = \n" T_GRID, T_PATH ":3: [race] points: value 1: expected an integer 0..10000, got ''"},
+    {T_HEAD "points = 10,,5\n" T_GRID, T_PATH ":3: [race] points: value 2: expected an integer 0..10000, got ''"},
+    {T_HEAD "points = 10, -1\n" T_GRID,
+     T_PATH ":3: [race] points: value 2: expected an integer 0..10000, got '-1'"},
+    {T_HEAD "points = 10, 12\n" T_GRID,
+     T_PATH ":3: [race] points: value 2 (12) is more than value 1 (10): points must not increase with the position"},
+    {T_HEAD "points = 1\npoints = 1\n" T_GRID, T_PATH ":4: [race] points given twice"},
     {T_HEAD "[grid]\ndriver = nope.ini\n", T_PATH ":4: [grid] driver: cannot open 'tests/data/sim/nope.ini'"},
     {T_HEAD T_GRID "[car]\nmass_kg = heavy\n", T_PATH ":6: [car] mass_kg: expected a number 100..100000, got 'heavy'"},
     {T_HEAD T_GRID "[car]\nmass_kg = 50\n", T_PATH ":6: [car] mass_kg: expected a number 100..100000, got '50'"},
@@ -141,6 +149,9 @@ static int test_good_race_file(void)
     TST_CHECK(t_race->entries[1].personality.colour[0] == 0xe1); /* not overridden: the file's */
     TST_CHECK(!t_race->entries[0].placed);
     TST_NEAR(t_race->car.length_m, 4.6, 1e-12); /* the default car */
+    TST_CHECK(t_race->points_count == 10 && t_race->points[0] == 25 && t_race->points[9] == 1); /* default table */
+    rc = parse(T_HEAD "points = 10, 6,4 , 0\n" T_GRID, err, sizeof err);
+    TST_CHECK(rc == 0 && t_race->points_count == 4 && t_race->points[1] == 6 && t_race->points[2] == 4);
     /* a car file, a start placement, comments and blank lines */
     rc = parse("; comment\n[race]\ntrack = oval.ini\ncar = car.ini\nseed = 18446744073709551615\n\n" T_GRID
                "driver = driver.ini, number = 2\n[start]\n2 = 100, -1.5, 30\n",

@@ -81,13 +81,82 @@ static int test_paired_tests(void)
     TST_CHECK(w.n == 9);
     TST_NEAR(w.t, 1.9651214027788653, 1e-12);
     TST_NEAR(w.p, 0.04940018799120367, 1e-10);
-    /* identical A and B: all differences zero -> no evidence at all */
+    /* identical A and B: all differences zero; a constant shift: no variance, so no t-test at all */
     double zero[6] = {0};
     LabPairedTest tz = lab_paired_t(zero, 6);
-    TST_CHECK(tz.p == 1.0 && tz.lo == 0.0 && tz.hi == 0.0);
+    TST_CHECK(isnan(tz.p) && tz.lo == 0.0 && tz.hi == 0.0);
     TST_CHECK(lab_wilcoxon(zero, 6, scratch).p == 1.0);
     double shift[4] = {2, 2, 2, 2};
-    TST_CHECK(lab_paired_t(shift, 4).p == 0.0);
+    LabPairedTest ts = lab_paired_t(shift, 4);
+    TST_CHECK(isnan(ts.p) && ts.mean == 2.0 && ts.lo == 2.0 && ts.hi == 2.0);
+    return 0;
+}
+
+/* ---- sequential test ---------------------------------------------------------------------------------------- */
+
+/* LLR by hand for d = {1, -2, 3, 3, -1, 4, 0, 5, 2, 2}: sum 17, sum of squares 73, n = 10, mean 1.7,
+ * s^2 = (73 - 10 * 1.7^2) / 9 = 4.9. H0 0, H1 1: (1 - 0)(2 * 17 - 10 * 1) / (2 * 4.9) = 24 / 9.8.
+ * H0 0, H1 -0.3: (-0.3)(34 + 3) / 9.8 = -11.1 / 9.8. Partial sums for the sequence (H0 0, H1 1):
+ * n = 7: sum 8, squares 40, s^2 = 36 / 7 = 5.142857..., LLR = (16 - 7) / (72 / 7) = 0.875;
+ * n = 8: sum 13, squares 65, s^2 = 6.267857..., LLR = 18 / 12.535714... = 1.435897...;
+ * n = 9: sum 15, squares 69, s^2 = 5.5, LLR = 21 / 11 = 1.909090...; n = 10: 24 / 9.8 = 2.448979... */
+static int test_sprt_llr(void)
+{
+    TST_NEAR(lab_sprt_llr(10, 1.7, 4.9, 0.0, 1.0), 24.0 / 9.8, 1e-12);
+    TST_NEAR(lab_sprt_llr(10, 1.7, 4.9, 0.0, -0.3), -11.1 / 9.8, 1e-12);
+    /* swapping the hypotheses flips the sign */
+    TST_NEAR(lab_sprt_llr(10, 1.7, 4.9, 1.0, 0.0), -24.0 / 9.8, 1e-12);
+    /* the mean halfway between h0 and h1 is no evidence either way */
+    TST_NEAR(lab_sprt_llr(25, 0.5, 2.0, 0.0, 1.0), 0.0, 1e-15);
+    TST_CHECK(isnan(lab_sprt_llr(10, 2.0, 0.0, 0.0, 1.0)) && isnan(lab_sprt_llr(1, 2.0, 1.0, 0.0, 1.0)));
+
+    LabSprtDef def = lab_sprt_default_def();
+    def.h0 = 0.0, def.h1 = 1.0;
+    LabSprt s;
+    lab_sprt_init(&s, &def);
+    TST_NEAR(s.lower, log(0.05 / 0.95), 1e-15);
+    TST_NEAR(s.upper, 2.9444389791664403, 1e-12);
+    double d[10] = {1, -2, 3, 3, -1, 4, 0, 5, 2, 2};
+    const double llr[10] = {NAN, 0, 0, 0, 0, 0, 0.875, 18.0 / (351.0 / 28.0), 21.0 / 11.0, 24.0 / 9.8};
+    def.alpha = def.beta = 0.1; /* bounds +-ln 9 = +-2.197: crossed at the tenth pair */
+    lab_sprt_init(&s, &def);
+    for (int i = 0; i < 10; i++) {
+        LabSprtDecision dec = lab_sprt_add(&s, d[i]);
+        if (i >= 6)
+            TST_NEAR(s.llr, llr[i], 1e-12);
+        TST_CHECK(dec == (i == 9 ? LAB_SPRT_H1 : LAB_SPRT_CONTINUE));
+    }
+    TST_CHECK(s.decided_at == 10 && s.decided_est.mean == s.d.mean);
+    return 0;
+}
+
+/* No decision before min_pairs however large the LLR, nor while every difference is the same; bad definitions. */
+static int test_sprt_rules(void)
+{
+    LabSprtDef def = lab_sprt_default_def();
+    def.h0 = 0.0, def.h1 = 1.0;
+    LabSprt s;
+    lab_sprt_init(&s, &def);
+    const double d[6] = {1.0, 1.1, 0.9, 1.0, 1.05, 0.95};
+    for (int i = 0; i < 5; i++)
+        TST_CHECK(lab_sprt_add(&s, d[i]) == LAB_SPRT_CONTINUE);
+    TST_CHECK(s.llr > 100.0);
+    TST_CHECK(lab_sprt_add(&s, d[5]) == LAB_SPRT_H1 && s.decided_at == 6);
+    lab_sprt_init(&s, &def);
+    for (int i = 0; i < 20; i++)
+        TST_CHECK(lab_sprt_add(&s, -3.0) == LAB_SPRT_CONTINUE);
+    TST_CHECK(isnan(s.llr));
+    TST_CHECK(lab_sprt_add(&s, -3.5) == LAB_SPRT_H0); /* clearly below h0 once there is a spread */
+    char err[256];
+    TST_CHECK(lab_sprt_check_def(&def, err, sizeof err) == 0);
+    def.h1 = 0.0;
+    TST_CHECK(lab_sprt_check_def(&def, err, sizeof err) != 0);
+    TST_STR_EQ(err, "--h0 and --h1 must differ (both are 0): the test tells two hypotheses apart");
+    def.h1 = 1.0, def.alpha = 0.5;
+    TST_CHECK(lab_sprt_check_def(&def, err, sizeof err) != 0);
+    TST_STR_EQ(err, "--alpha and --beta must be in (0, 0.5), got 0.5 and 0.05");
+    def.alpha = 0.05, def.beta = 0.0;
+    TST_CHECK(lab_sprt_check_def(&def, err, sizeof err) != 0);
     return 0;
 }
 
@@ -184,6 +253,19 @@ static int test_ab_record_round_trip(void)
     TST_CHECK(lab_record_parse(text, strlen(text) - 1, "x.jsonl", 1, &b, err, sizeof err) == 0);
     TST_CHECK(b.kind == LAB_RECORD_AB && b.seat == 1 && b.a.position == 3 && b.b.status == SIM_DNF);
     TST_CHECK(memcmp(&a.a.time_s, &b.a.time_s, sizeof(double)) == 0);
+    TST_CHECK(strstr(text, "points") == NULL && b.points_count == 10 && b.points[0] == 25); /* default: not written */
+    free(text);
+    /* a table of its own is written and read back; points by position, none for a retired car */
+    a.points_count = 3;
+    a.points[0] = 10, a.points[1] = 5, a.points[2] = 5;
+    text = record_text(&a);
+    TST_CHECK(strstr(text, ",\"points\":[10,5,5]}") != NULL);
+    TST_CHECK(lab_record_parse(text, strlen(text) - 1, "x.jsonl", 1, &b, err, sizeof err) == 0);
+    TST_CHECK(b.points_count == 3 && b.points[2] == 5);
+    TST_CHECK(lab_record_points(b.points, b.points_count, &b.a) == 5); /* third */
+    TST_CHECK(lab_record_points(b.points, b.points_count, &b.b) == 0); /* dnf */
+    b.a.position = 4;
+    TST_CHECK(lab_record_points(b.points, b.points_count, &b.a) == 0); /* past the table */
     free(text);
     return 0;
 }
@@ -283,6 +365,38 @@ static int test_batch_tally(void)
     return 0;
 }
 
+/* Five pairs get no p-value; six pairs of the same nonzero difference get "no variance", never p<0.001. */
+static int test_ab_small_samples(void)
+{
+    static LabAbTally t;
+    static LabRecord r;
+    char err[512], verdict[256];
+    lab_ab_tally_init(&t);
+    memset(&r, 0, sizeof r);
+    r.kind = LAB_RECORD_AB;
+    snprintf(r.race, sizeof r.race, "r.ini");
+    for (int i = 0; i < 6; i++) {
+        r.seed = (uint64_t)i + 1;
+        make_car(&r.a, 1, 1, 1, 100.0);
+        make_car(&r.b, 1, 1, 2 + (i % 2), 101.0);
+        r.a.offtrack_s = 0.0, r.b.offtrack_s = 1.5;
+        TST_CHECK(lab_ab_tally_add(&t, &r, err, sizeof err) == 0);
+        if (i == 4) { /* five pairs */
+            LabAbResult pos = lab_ab_result(&t, LAB_AB_POSITION);
+            lab_ab_verdict(&pos, verdict, sizeof verdict);
+            TST_STR_EQ(verdict, "finishing position: too few pairs to tell (5; a test needs at least 6)");
+            TST_CHECK(!pos.testable && isnan(pos.t.p) && isnan(pos.wilcoxon.p));
+        }
+    }
+    LabAbResult pos = lab_ab_result(&t, LAB_AB_POSITION);
+    TST_CHECK(pos.testable && pos.t.p < 0.01);
+    LabAbResult off = lab_ab_result(&t, LAB_AB_OFFTRACK);
+    lab_ab_verdict(&off, verdict, sizeof verdict);
+    TST_STR_EQ(verdict, "B spends 1.50 s more off track than A per race in every pair (no variance, no p-value)");
+    lab_ab_tally_free(&t);
+    return 0;
+}
+
 static int test_ab_tally(void)
 {
     static LabAbTally t;
@@ -313,7 +427,10 @@ static int test_ab_tally(void)
     TST_CHECK(time.n == 11);
     LabAbResult col = lab_ab_result(&t, LAB_AB_COLLISIONS);
     lab_ab_verdict(&col, verdict, sizeof verdict);
-    TST_STR_EQ(verdict, "no significant difference in collisions (p=1.00)");
+    TST_STR_EQ(verdict, "no difference in collisions: every pair is equal (no variance, no p-value)");
+    TST_CHECK(!col.testable && col.no_variance && isnan(col.t.p));
+    LabAbResult ovt = lab_ab_result(&t, LAB_AB_OVERTAKES); /* make_car: overtakes = seat for A and B alike */
+    TST_CHECK(ovt.no_variance);
     r.seed = 3;
     TST_CHECK(lab_ab_tally_add(&t, &r, err, sizeof err) != 0);
     lab_ab_tally_free(&t);
@@ -386,6 +503,9 @@ int main(void)
     TST_RUN(test_paired_tests);
     TST_RUN(test_record_round_trip);
     TST_RUN(test_ab_record_round_trip);
+    TST_RUN(test_ab_small_samples);
+    TST_RUN(test_sprt_llr);
+    TST_RUN(test_sprt_rules);
     TST_RUN(test_record_errors);
     TST_RUN(test_batch_tally);
     TST_RUN(test_ab_tally);
