@@ -1,20 +1,31 @@
-/* cmd_track.c: `racesim track FILE...`: validates track files and prints a summary of each. */
+/* cmd_track.c: `racesim track FILE...`: validates track files and prints a summary of each; `--export` writes one
+ * track's racing line and speed plan as CSV. */
 #include "app.h"
+#include "app_exp.h"
+#include "app_out.h"
 
 #include "../track/trk.h"
 
+#include <getopt.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void cmd_track_usage(FILE *out)
 {
-    fprintf(out, "usage: racesim track FILE...\n\n"
+    fprintf(out, "usage: racesim track FILE... [--export LINE.csv [--grip-use G]]\n\n"
                  "Validates track files (.csv centrelines or INI) and prints for each: name, length, width range,\n"
                  "tightest radius, number of corners, and the theoretical lap time of the default car on the\n"
                  "centre line and on the racing line.\n"
                  "A bad file gives `path:line: what is wrong` on stderr and exit status 2.\n\n"
                  "options:\n"
-                 "  -h, --help   this text\n");
+                 "  --export FILE   (one track) write the racing line and its speed plan, one row a metre:\n"
+                 "                  s_m, centre x_m/y_m, line_d_m, line x_m/y_m, line_kappa_1pm, width_left_m,\n"
+                 "                  width_right_m, speed_mps (default car), time_s along the line; - = stdout\n"
+                 "  --grip-use G    the speed plan's share of the grip, 0.5..1 (default 1; drivers use their\n"
+                 "                  grip_use)\n"
+                 "  -h, --help      this text\n");
 }
 
 static void cmd_track_lap(char *buf, size_t len, double t_s)
@@ -53,36 +64,108 @@ static void cmd_track_print(const char *path, const TrkTrack *t)
         printf("  warning:          %s\n", trk_warning(t));
 }
 
+/* The racing line and its speed plan, one row a metre; time_s integrates the line's own arc length. */
+static int cmd_track_export(const TrkTrack *t, double grip_use, FILE *f)
+{
+    TrkCarParams car = trk_default_car();
+    TrkSpeedProfile *p = trk_speed_profile_create(t, &car, TRK_PATH_RACING_LINE, grip_use);
+    if (!p)
+        return 1;
+    fprintf(f, "s_m,centre_x_m,centre_y_m,line_d_m,line_x_m,line_y_m,line_kappa_1pm,width_left_m,width_right_m,"
+               "speed_mps,time_s\n");
+    double len = trk_length(t), time_s = 0.0, px = 0.0, py = 0.0, pv = 0.0;
+    int hint = -1, rows = (int)floor(len);
+    for (int i = 0; i <= rows; i++) {
+        double s_m = i < rows ? (double)i : len; /* the last row closes the lap */
+        double q = i < rows ? s_m : 0.0;
+        TrkPose pose = trk_pose_at(t, q, &hint);
+        TrkSpot spot = trk_spot_at(t, q, &hint);
+        double lx, ly, v = trk_speed_at(p, q, &hint);
+        trk_to_world(t, q, spot.line_d_m, &lx, &ly, &hint);
+        if (i > 0) {
+            double ds = hypot(lx - px, ly - py), vm = 0.5 * (v + pv);
+            time_s += vm > 0.0 ? ds / vm : 0.0;
+        }
+        px = lx, py = ly, pv = v;
+        fprintf(f, "%.3f,%.3f,%.3f,%.4f,%.3f,%.3f,%.6f,%.3f,%.3f,%.3f,%.4f\n", s_m, pose.x_m, pose.y_m, spot.line_d_m,
+                lx, ly, spot.line_kappa, spot.left_m, spot.right_m, v, time_s);
+    }
+    trk_speed_profile_free(p);
+    return ferror(f) ? 1 : 0;
+}
+
 int cmd_track(int argc, char **argv)
 {
-    int files = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+    static const struct option longs[] = {
+        {"export", required_argument, NULL, 'e'},
+        {"grip-use", required_argument, NULL, 'g'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *export_path = NULL;
+    double grip_use = 1.0;
+    optind = 0; /* GNU: start afresh (the tests call commands more than once) */
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", longs, NULL)) != -1) {
+        if (c == 'h') {
             cmd_track_usage(stdout);
             return 0;
-        }
-        if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "racesim track: unknown option '%s'\n", argv[i]);
+        } else if (c == 'e') {
+            export_path = optarg;
+        } else if (c == 'g') {
+            char *end;
+            grip_use = strtod(optarg, &end);
+            if (end == optarg || *end != '\0' || !(grip_use >= 0.5 && grip_use <= 1.0)) {
+                fprintf(stderr, "racesim track: --grip-use: expected a number 0.5..1, got '%s'\n", optarg);
+                return 2;
+            }
+        } else {
+            app_opt_error("track", c, argv);
             cmd_track_usage(stderr);
             return 2;
         }
-        files++;
     }
+    int files = argc - optind;
     if (files == 0) {
         fprintf(stderr, "racesim track: no track file given\n");
         cmd_track_usage(stderr);
         return 2;
     }
+    if (export_path && files != 1) {
+        fprintf(stderr, "racesim track: --export writes one track's line: give one track file\n");
+        return 2;
+    }
+    char err[TRK_ERR_LEN + 4096];
+    AppOut out;
+    if (export_path) {
+        const char *inputs[1] = {argv[optind]};
+        if (app_out_check(export_path, inputs, 1, NULL, 0, err, sizeof err) != 0) {
+            fprintf(stderr, "racesim track: %s\n", err);
+            return 2;
+        }
+    }
     int status = 0;
-    for (int i = 1; i < argc; i++) {
-        char err[TRK_ERR_LEN];
+    for (int i = optind; i < argc; i++) {
         TrkTrack *t = trk_load(argv[i], NULL, err, sizeof err);
         if (!t) {
             fprintf(stderr, "%s\n", err);
             status = 2;
             continue;
         }
-        cmd_track_print(argv[i], t);
+        if (!export_path) {
+            cmd_track_print(argv[i], t);
+        } else if (app_out_open(&out, export_path, err, sizeof err) != 0) {
+            fprintf(stderr, "racesim track: %s\n", err);
+            status = 2;
+        } else if (cmd_track_export(t, grip_use, out.f) != 0) {
+            app_out_abort(&out);
+            fprintf(stderr, "racesim track: cannot write '%s'\n", export_path);
+            status = 1;
+        } else if (app_out_commit(&out, err, sizeof err) != 0) {
+            fprintf(stderr, "racesim track: %s\n", err);
+            status = 1;
+        }
         trk_free(t);
     }
     return status;

@@ -20,5 +20,22 @@ err=$("$prog" track "$tmp/bad.ini" 2>&1 >/dev/null); rc=$?
 [ "$err" = "$tmp/bad.ini:5: [points] p: expected 2 or 4 numbers, got 3" ]; check "bad file message" $?
 "$prog" track "$tmp/missing.csv" >/dev/null 2>&1; [ $? -eq 2 ]; check "missing file exits 2" $?
 "$prog" track >/dev/null 2>&1; [ $? -eq 2 ]; check "no file exits 2" $?
+# --export: the racing line and its speed plan, a row a metre, whose time adds up to the racing-line lap
+"$prog" track data/tracks/gp.ini --export "$tmp/line.csv"; check "export exits 0" $?
+head -1 "$tmp/line.csv" | grep -q "^s_m,centre_x_m,centre_y_m,line_d_m,line_x_m,line_y_m,line_kappa_1pm,width_left_m,width_right_m,speed_mps,time_s$"
+check "export header" $?
+rows=$(($(wc -l < "$tmp/line.csv") - 1))
+[ "$rows" -eq 5780 ]; check "export rows (one a metre of 5779.8 m, and the closing row): $rows" $?
+lap=$(printf '%s\n' "$out" | sed -n 's/.*lap, racing line: \([0-9]*\):\([0-9.]*\).*/\1 \2/p' | awk '{ print $1 * 60 + $2 }')
+awk -F, -v lap="$lap" 'END { d = $11 - lap; if (d < 0) d = -d; exit !(d < 0.005 * lap) }' "$tmp/line.csv"
+check "export time adds up to the lap ($lap s)" $?
+awk -F, 'NR > 1 && ($4 > $8 || -$4 > $9) { bad = 1 } END { exit bad }' "$tmp/line.csv"
+check "the exported line stays between the edges" $?
+"$prog" track data/tracks/gp.ini data/tracks/oval.ini --export "$tmp/two.csv" >/dev/null 2>&1; [ $? -eq 2 ]
+check "export of two tracks refused" $?
+cp data/tracks/oval.ini "$tmp/oval.ini"
+"$prog" track "$tmp/oval.ini" --export "$tmp/oval.ini" >/dev/null 2>&1; [ $? -eq 2 ] && cmp -s "$tmp/oval.ini" data/tracks/oval.ini
+check "export onto the track file refused, file untouched" $?
+"$prog" track data/tracks/gp.ini --grip-use 2 >/dev/null 2>&1; [ $? -eq 2 ]; check "bad --grip-use exits 2" $?
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
