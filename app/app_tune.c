@@ -41,8 +41,10 @@ int app_tune_param_check(AppTuneParam *param, const DrvPersonality *driver, cons
 {
     char why[160];
     const char *name = param->key;
-    if (drv_personality_get_number(driver, param->section, name, &param->start, why, sizeof why)) {
-        snprintf(err, err_len, "--param %s.%s: %s (only real-number keys can be tuned)", param->section, name, why);
+    int rc = drv_personality_get_number(driver, param->section, name, &param->start, why, sizeof why);
+    if (rc) {
+        snprintf(err, err_len, "--param %s.%s: %s%s", param->section, name, why,
+                 rc == 2 ? " (only real-number keys can be tuned)" : "");
         return 1;
     }
     const double ends[2] = {param->lo, param->hi};
@@ -118,7 +120,7 @@ static void app_tune_flush(FILE *f, const char *section, const AppTuneParam *par
                            bool *done)
 {
     for (int i = 0; i < n; i++)
-        if (!done[i] && (!section || strcmp(params[i].section, section) == 0)) {
+        if (!done[i] && strcmp(params[i].section, section) == 0) {
             fprintf(f, "%s = %s\n", params[i].key, values[i]);
             done[i] = true;
         }
@@ -139,7 +141,8 @@ char *app_tune_ini_text(const char *text, const AppTuneParam *params, int n, con
         char next[64];
         bool replaced = false;
         if (app_tune_section_of(line, len, next, sizeof next)) {
-            app_tune_flush(f, section[0] ? section : NULL, params, n, values, done);
+            if (section[0])
+                app_tune_flush(f, section, params, n, values, done);
             snprintf(section, sizeof section, "%s", next);
             for (int i = 0; i < n; i++)
                 seen[i] = seen[i] || strcmp(params[i].section, section) == 0;
@@ -154,9 +157,7 @@ char *app_tune_ini_text(const char *text, const AppTuneParam *params, int n, con
         line += nl ? len + 1 : len;
     }
     if (section[0])
-        for (int i = 0; i < n; i++)
-            if (!done[i] && strcmp(params[i].section, section) == 0)
-                fprintf(f, "%s = %s\n", params[i].key, values[i]), done[i] = true;
+        app_tune_flush(f, section, params, n, values, done);
     for (int i = 0; i < n; i++)
         if (!done[i] && !seen[i]) {
             fprintf(f, "\n[%s]\n", params[i].section);
