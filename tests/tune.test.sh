@@ -55,6 +55,16 @@ diff $base "$tmp/tuned1.ini" | grep '^[<>]' | sed 's/ = .*//' | sort -u >"$tmp/c
 printf '%s\n' '< grip_use' '< skirt' '> grip_use' '> skirt' >"$tmp/changed.want"
 check "only the tuned keys change" cmp -s "$tmp/changed.txt" "$tmp/changed.want"
 
+# a file without the keys: each goes into its section, a missing section is added
+printf '[driver]\nname = Min\n\n[map]\nslots = 16\n' >"$tmp/min.ini"
+"$prog" tune $race --laps 1 --driver "$tmp/min.ini" --iterations 1 --pairs 1 --param behaviour.grip_use=0.8:1 \
+    --param map.hysteresis=0:0.95 --out "$tmp/min-tuned.ini" >/dev/null 2>&1
+check "tune of a file without the keys runs" [ $? -eq 0 ]
+check "the missing key goes into its section" sh -c "sed -n '4,6p' '$tmp/min-tuned.ini' | grep -q '^hysteresis = '"
+check "the missing section is added" grep -qx '\[behaviour\]' "$tmp/min-tuned.ini"
+"$prog" ab $race --laps 1 --a $base --b "$tmp/min-tuned.ini" --races 1 >/dev/null 2>&1
+check "that tuned file loads" [ $? -eq 0 ]
+
 # ---- race time as the metric ------------------------------------------------------------------------------------
 # shellcheck disable=SC2086
 "$prog" $tune --param behaviour.grip_use=0.85:1 --metric time --jobs 2 >"$tmp/time.txt" 2>"$tmp/time.err"
