@@ -323,11 +323,11 @@ static int cmd_tune_write(const TuneOpts *o, const char *const *tuned, const Drv
     char err[1024];
     char *orig = app_tune_read_file(o->driver_path, err, sizeof err);
     char *text = orig ? app_tune_ini_text(orig, o->params, o->param_count, tuned) : NULL;
-    free(orig);
-    if (!text) {
+    if (!text)
         fprintf(stderr, "racesim tune: %s\n", orig ? "out of memory" : err);
+    free(orig);
+    if (!text)
         return 1;
-    }
     DrvPersonality back;
     int rc = drv_personality_parse_string(text, o->out_path, &back, err, sizeof err);
     for (int i = 0; i < o->param_count && !rc; i++) {
