@@ -18,5 +18,6 @@ int cmd_ab(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
 
 #endif

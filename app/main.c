@@ -16,6 +16,7 @@ static const AppCommand app_commands[] = {
     {"run", cmd_run, "run a race (window, or --headless with a results table)"},
     {"batch", cmd_batch, "run many races (seeds S..S+N-1) and print per-driver statistics"},
     {"ab", cmd_ab, "paired A/B test of two driver personalities"},
+    {"tune", cmd_tune, "tune driver personality keys by SPSA on paired races"},
     {"merge", cmd_merge, "rebuild a batch or ab report from the JSON lines of its shards"},
     {"check", cmd_check, "run scenarios (race files with [expect]) and report PASS/FAIL per scenario"},
     {"baseline", cmd_baseline, "record per-seed counts of a race, or compare a rerun with them"},

@@ -110,6 +110,10 @@ int drv_personality_load(const char *path, DrvPersonality *out, char *err, size_
  * with the reason in why. The personality may need drv_personality_valid afterwards. */
 int drv_personality_set(DrvPersonality *p, const char *section, const char *key, const char *value, char *why,
                         size_t why_len);
+/* Reads a real-number key ("behaviour", "grip_use") into *value: 0, or 1 for an unknown key, 2 for a key that is not
+ * a real number (a whole number, a word, a flag), with the reason in why. */
+int drv_personality_get_number(const DrvPersonality *p, const char *section, const char *key, double *value,
+                               char *why, size_t why_len);
 int drv_personality_parse_string(const char *text, const char *path, DrvPersonality *out, char *err, size_t err_len);
 
 /* ---- drivers ----------------------------------------------------------------------------------------------- */

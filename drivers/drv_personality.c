@@ -347,6 +347,24 @@ int drv_personality_set(DrvPersonality *p, const char *section, const char *key,
     return 1;
 }
 
+int drv_personality_get_number(const DrvPersonality *p, const char *section, const char *key, double *value,
+                               char *why, size_t why_len)
+{
+    for (int i = 0; i < DRV_KEY_COUNT; i++) {
+        const DrvKey *k = &drv_keys[i];
+        if (strcmp(section, k->section) != 0 || strcmp(key, k->name) != 0)
+            continue;
+        if (k->kind != DRV_KEY_NUMBER) {
+            snprintf(why, why_len, "[%s] %s: not a real-number key", section, key);
+            return 2;
+        }
+        memcpy(value, (const char *)p + k->offset, sizeof *value);
+        return 0;
+    }
+    snprintf(why, why_len, "[%s] unknown key '%s'", section, key);
+    return 1;
+}
+
 static int drv_handler(void *user, const char *section, const char *name, const char *value)
 {
     DrvParse *ps = user;

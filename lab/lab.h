@@ -364,6 +364,57 @@ LabSprtDecision lab_sprt_add(LabSprt *s, double d);
 /* The test's state in words, for the A/B report; `metric` names the metric. */
 void lab_sprt_print(const LabSprt *s, const char *metric, FILE *out);
 
+/* ==== SPSA: tuning parameters on noisy paired measurements ======================================================= */
+
+/* simultaneous perturbation stochastic approximation (Spall), minimising a noisy loss over a box.
+ *
+ * Coordinates are normalised: each parameter runs over 0..1 (its LO..HI). Iteration k (from 0) draws a Rademacher
+ * vector delta (each component +1 or -1, from the seed and k alone), measures the loss at x+ = m + c_k delta and at
+ * x- = m - c_k delta, where m is theta pulled inside [c_k, 1 - c_k] so that both points lie in the box, and steps
+ *     g_k = (L+ - L-) / (2 c_k s_k) delta,   theta <- clip(theta - a_k g_k, 0, 1)
+ * with the standard gains c_k = c / (k + 1)^gamma and a_k = a / (k + 1 + A)^alpha. s_k is the root mean square of
+ * the differences L+ - L- seen so far (this one included): it makes the step independent of the loss's unit
+ * (seconds, places, points), so a is in units of the range: with |L+ - L-| = s_k the first step moves
+ * a / (1 + A)^alpha / (2 c) per parameter. A step is clipped to max_step per parameter, which keeps one
+ * lucky difference early in a run (when s_k rests on few values) from throwing theta across the box.
+ * No globals, no printing: the same inputs give the same iterates bit for bit.
+ */
+#define LAB_SPSA_MAX_PARAMS 16
+
+typedef struct LabSpsaDef {
+    int dim;          /* parameters, 1..LAB_SPSA_MAX_PARAMS */
+    long iterations;  /* planned iterations (sets the default A) */
+    double a;         /* step gain, normalised units; lab_spsa_default_def: first step 0.1 of the range */
+    double c;         /* perturbation at k = 0, normalised units (0.1: a tenth of the range) */
+    double big_a;     /* stability constant A, iterations (10% of the iterations) */
+    double alpha;     /* step decay exponent (0.602) */
+    double gamma;     /* perturbation decay exponent (0.101) */
+    double max_step;  /* largest move of one parameter in one step, normalised units (0.2) */
+    uint64_t seed;    /* the perturbations' seed */
+} LabSpsaDef;
+
+/* The defaults above for `dim` parameters and `iterations` iterations. */
+LabSpsaDef lab_spsa_default_def(int dim, long iterations, uint64_t seed);
+double lab_spsa_gain_a(const LabSpsaDef *def, long k); /* a_k */
+double lab_spsa_gain_c(const LabSpsaDef *def, long k); /* c_k */
+/* The perturbation of iteration k: def->dim components, each +1 or -1, from def->seed and k only. */
+void lab_spsa_delta(const LabSpsaDef *def, long k, double *delta);
+
+typedef struct LabSpsa {
+    LabSpsaDef def;
+    long k;                            /* the next iteration */
+    double theta[LAB_SPSA_MAX_PARAMS]; /* the current estimate, normalised, in [0, 1] */
+    double sum_d2;                     /* sum of the squared differences L+ - L- so far */
+} LabSpsa;
+
+/* Starts at theta0 (normalised; clipped to [0, 1]). */
+void lab_spsa_init(LabSpsa *s, const LabSpsaDef *def, const double *theta0);
+/* The two points to measure in iteration s->k, and its perturbation (each def.dim long; delta may be NULL). */
+void lab_spsa_points(const LabSpsa *s, double *plus, double *minus, double *delta);
+/* Takes the mean losses measured at the two points (lower is better), moves theta and goes to the next iteration.
+ * `step` (may be NULL) receives the move of each parameter, normalised. */
+void lab_spsa_update(LabSpsa *s, double loss_plus, double loss_minus, double *step);
+
 /* ==== Batches: many races on a thread pool ======================================================================== */
 
 /* runs many independent jobs (races) on worker threads and hands their outputs back in job order.

@@ -232,8 +232,25 @@ static int test_documented_example(void)
     return 0;
 }
 
+static int test_get_number(void)
+{
+    DrvPersonality p = drv_default_personality();
+    char why[160];
+    double x = -1.0;
+    TST_CHECK(drv_personality_set(&p, "behaviour", "grip_use", "0.93", why, sizeof why) == 0);
+    TST_CHECK(drv_personality_get_number(&p, "behaviour", "grip_use", &x, why, sizeof why) == 0);
+    TST_CHECK(x == 0.93);
+    TST_CHECK(drv_personality_get_number(&p, "map", "hysteresis", &x, why, sizeof why) == 0 && x == p.hysteresis);
+    TST_CHECK(drv_personality_get_number(&p, "behaviour", "bogus", &x, why, sizeof why) == 1);
+    TST_STR_EQ(why, "[behaviour] unknown key 'bogus'");
+    TST_CHECK(drv_personality_get_number(&p, "map", "slots", &x, why, sizeof why) == 2);
+    TST_STR_EQ(why, "[map] slots: not a real-number key");
+    return 0;
+}
+
 int main(void)
 {
+    TST_RUN(test_get_number);
     TST_RUN(test_valid_in_code);
     TST_RUN(test_defaults);
     TST_RUN(test_every_key);

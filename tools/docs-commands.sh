@@ -15,7 +15,7 @@ tmp="$out.tmp.$$"
     echo '```'
     "$prog" --help
     echo '```'
-    for c in run batch ab merge check baseline track; do
+    for c in run batch ab tune merge check baseline track; do
         echo
         echo "## racesim $c"
         echo
@@ -41,7 +41,7 @@ esc() { sed -e 's/\\/\\e/g' -e "s/^\\([.']\\)/\\\\\\&\\1/"; }
     "$prog" --help | esc
     echo ".fi"
     echo ".SH COMMANDS"
-    for c in run batch ab merge check baseline track; do
+    for c in run batch ab tune merge check baseline track; do
         echo ".SS racesim $c"
         echo ".nf"
         "$prog" "$c" --help 2>&1 | esc
