@@ -121,6 +121,76 @@ uint64_t *app_shard_seeds(uint64_t first, long races, int index, int count, long
     return seeds;
 }
 
+/* ---- resuming an interrupted output ---------------------------------------------------------------------------- */
+
+long app_resume_read(const char *cmd, const char *path, long n, LabRecord *scratch, AppResumeMatchFn *matches,
+                     void *ctx, char **kept_text)
+{
+    char err[1024];
+    size_t len = 0;
+    *kept_text = NULL;
+    char *text = trk_file_read(path, (size_t)1 << 30, &len, err, sizeof err);
+    if (!text) {
+        if (access(path, F_OK) != 0) {
+            fprintf(stderr, "racesim %s: %s does not exist yet: nothing to resume, running everything\n", cmd, path);
+            return 0;
+        }
+        fprintf(stderr, "racesim %s: %s\n", cmd, err);
+        return -1;
+    }
+    long kept = 0;
+    size_t pos = 0;
+    for (long line = 1; pos < len; line++) {
+        const char *nl = memchr(text + pos, '\n', len - pos);
+        if (!nl) {
+            fprintf(stderr, "racesim %s: %s:%ld: a cut line (the run stopped while writing it): run again\n", cmd,
+                    path, line);
+            break;
+        }
+        size_t line_len = (size_t)(nl - (text + pos));
+        const char *why = NULL;
+        if (lab_record_parse(text + pos, line_len, path, line, scratch, err, sizeof err) != 0)
+            why = err;
+        else if (kept >= n)
+            why = "holds more records than this run";
+        else
+            why = matches(ctx, kept, scratch);
+        if (why) {
+            if (why == err)
+                fprintf(stderr, "racesim %s: cannot resume: %s\n", cmd, err);
+            else
+                fprintf(stderr, "racesim %s: cannot resume: %s:%ld: %s (seed %" PRIu64 ")\n", cmd, path, line, why,
+                        scratch->seed);
+            free(text);
+            return -1;
+        }
+        kept++;
+        pos += line_len + 1;
+    }
+    text[pos] = '\0';
+    *kept_text = text;
+    return kept;
+}
+
+int app_resume_feed(const char *kept_text, long kept, LabBatchConsumeFn *consume, void *ctx, char *err,
+                    size_t err_len)
+{
+    size_t at = 0;
+    for (long i = 0; i < kept; i++) {
+        size_t line_len = (size_t)(strchr(kept_text + at, '\n') - (kept_text + at)) + 1;
+        char *line = strndup(kept_text + at, line_len);
+        if (!line) {
+            snprintf(err, err_len, "out of memory");
+            return 1;
+        }
+        int rc = consume(ctx, i, line, err, err_len); /* the consumer owns the line */
+        if (rc)
+            return rc;
+        at += line_len;
+    }
+    return 0;
+}
+
 /* ---- progress ----------------------------------------------------------------------------------------------- */
 
 static double app_now_s(void)

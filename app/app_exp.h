@@ -41,6 +41,18 @@ int app_seed_range_check(uint64_t first, long races, char *err, size_t err_len);
  * Returns a malloc'd array (possibly of length 0 but non-NULL) and its length in *n; NULL when out of memory. */
 uint64_t *app_shard_seeds(uint64_t first, long races, int index, int count, long *n);
 
+/* --resume: the complete lines at the start of an existing output file that are this run's first records, checked
+ * by `matches` (index, the parsed record; returns NULL or what is wrong). Returns how many are kept, their text in
+ * *kept_text (freed by the caller; NULL when none), or -1 with the message printed as "racesim CMD: ...". A missing
+ * file keeps nothing; a cut last line (the process was killed while writing it) is dropped with a note. */
+typedef const char *AppResumeMatchFn(void *ctx, long index, const LabRecord *rec);
+long app_resume_read(const char *cmd, const char *path, long n, LabRecord *scratch, AppResumeMatchFn *matches,
+                     void *ctx, char **kept_text);
+/* Feeds the kept lines to a batch consumer as if just run (written again in order, tallied); 0 or the consumer's
+ * first nonzero return, with err filled. */
+int app_resume_feed(const char *kept_text, long kept, LabBatchConsumeFn *consume, void *ctx, char *err,
+                    size_t err_len);
+
 /* A progress bar on stderr, only when stderr is a terminal: races done, races/s, time left. */
 typedef struct AppProgress {
     bool on;

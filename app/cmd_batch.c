@@ -189,60 +189,16 @@ static void cmd_batch_progress(void *ctx, long done, long total)
     app_progress_update(&((BatchRun *)ctx)->progress, done, total);
 }
 
-/* --resume: the complete lines of the existing --out file that are this batch's first races (same race file, lap
- * count and seeds, in order), kept in *kept_text; returns their count, or -1 with the message printed. A cut last
- * line (no newline: the process was killed while writing) is dropped and run again. */
-static long cmd_batch_resume_read(const BatchOpts *o, const SimRace *race, const uint64_t *seeds, long n,
-                                  LabRecord *scratch, char **kept_text)
+/* --resume: a kept line must be this batch's race K (same race file, lap count and seed). */
+static const char *cmd_batch_resume_match(void *ctx, long index, const LabRecord *rec)
 {
-    char err[1024];
-    size_t len = 0;
-    *kept_text = NULL;
-    char *text = trk_file_read(o->out_path, (size_t)1 << 30, &len, err, sizeof err);
-    if (!text) {
-        if (access(o->out_path, F_OK) != 0) {
-            fprintf(stderr, "racesim batch: %s does not exist yet: nothing to resume, running every race\n",
-                    o->out_path);
-            return 0;
-        }
-        fprintf(stderr, "racesim batch: %s\n", err);
-        return -1;
-    }
-    int laps = o->laps > 0 ? (int)o->laps : race->laps;
-    long kept = 0;
-    size_t pos = 0;
-    for (long line = 1; pos < len; line++) {
-        const char *nl = memchr(text + pos, '\n', len - pos);
-        if (!nl) {
-            fprintf(stderr, "racesim batch: %s:%ld: a cut line (the batch stopped while writing it): run again\n",
-                    o->out_path, line);
-            break;
-        }
-        size_t line_len = (size_t)(nl - (text + pos));
-        const char *why = NULL;
-        if (lab_record_parse(text + pos, line_len, o->out_path, line, scratch, err, sizeof err) != 0)
-            why = err;
-        else if (kept >= n)
-            why = "holds more races than this batch";
-        else if (scratch->kind != LAB_RECORD_RACE || strcmp(scratch->race, race->path) != 0 || scratch->laps != laps)
-            why = "a race of another batch (race file or laps differ)";
-        else if (scratch->seed != seeds[kept])
-            why = "a seed out of this batch's order";
-        if (why) {
-            if (why == err)
-                fprintf(stderr, "racesim batch: cannot resume: %s\n", err);
-            else
-                fprintf(stderr, "racesim batch: cannot resume: %s:%ld: %s (seed %" PRIu64 ")\n", o->out_path, line,
-                        why, scratch->seed);
-            free(text);
-            return -1;
-        }
-        kept++;
-        pos += line_len + 1;
-    }
-    text[pos] = '\0';
-    *kept_text = text;
-    return kept;
+    const BatchRun *run = ctx;
+    int laps = run->opts->laps > 0 ? (int)run->opts->laps : run->race->laps;
+    if (rec->kind != LAB_RECORD_RACE || strcmp(rec->race, run->race->path) != 0 || rec->laps != laps)
+        return "a race of another batch (race file or laps differ)";
+    if (rec->seed != run->seeds[index])
+        return "a seed out of this batch's order";
+    return NULL;
 }
 
 static int cmd_batch_execute(const BatchOpts *o, const SimRace *race, const TrkTrack *track,
@@ -264,17 +220,12 @@ static int cmd_batch_execute(const BatchOpts *o, const SimRace *race, const TrkT
     int rc = 0;
     long kept = 0, consumed = 0;
     char *kept_text = NULL;
-    if (o->resume && (kept = cmd_batch_resume_read(o, race, seeds, n, scratch, &kept_text)) < 0)
+    if (o->resume && (kept = app_resume_read("batch", o->out_path, n, scratch, cmd_batch_resume_match, &ctx,
+                                              &kept_text)) < 0)
         rc = 1;
     /* the kept races go through the consumer as if just run: written again in order and tallied */
-    for (long i = 0, at = 0; !rc && i < kept; i++) {
-        size_t line_len = (size_t)(strchr(kept_text + at, '\n') - (kept_text + at)) + 1;
-        char *line = strndup(kept_text + at, line_len);
-        rc = !line || cmd_batch_consume(&ctx, i, line, err, sizeof err);
-        at += (long)line_len;
-        if (rc)
-            fprintf(stderr, "racesim batch: %s\n", line ? err : "out of memory");
-    }
+    if (!rc && kept > 0 && (rc = app_resume_feed(kept_text, kept, cmd_batch_consume, &ctx, err, sizeof err)) != 0)
+        fprintf(stderr, "racesim batch: %s\n", err);
     free(kept_text);
     if (!rc && kept > 0)
         fprintf(stderr, "racesim batch: resuming %s: %ld of %ld races kept, %ld to run\n", o->out_path, kept, n,

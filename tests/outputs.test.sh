@@ -30,7 +30,7 @@ check "the same file for two outputs is refused" [ $? -eq 2 ]
 start=$(date +%s)
 "$prog" run "$race" --headless --quiet --json "$tmp/no/such/dir/x.json" 2>"$tmp/err"
 rc=$?
-check "an output in a missing directory fails at once (exit 2)" [ $rc -eq 2 ] && [ $(( $(date +%s) - start )) -lt 3 ]
+check "an output in a missing directory fails at once (exit 2)" eval '[ $rc -eq 2 ] && [ $(( $(date +%s) - start )) -lt 3 ]'
 "$prog" baseline record "$race" --seeds 1-2 --out "$tmp/no/such/dir/b.txt" >/dev/null 2>&1
 check "baseline record: a bad --out fails before the races (exit 2)" [ $? -eq 2 ]
 echo "old" > "$tmp/runs.jsonl"
