@@ -260,7 +260,7 @@ const char *app_option_expects(const char *option)
         {"--seed", "an unsigned 64-bit integer"},
         {"--jobs", "an integer 1..256"},
         {"--seat", "a grid line 1..128"},
-        {"--laps", "an integer 1..10000"},
+        {"--laps", "an integer 1..1000"},
         {"--shard", "I/N with 1 <= I <= N"},
         {"--metric", "position, time, overtakes, collisions, offtrack or points"},
         {"--max-races", "an integer 1..100000000"},

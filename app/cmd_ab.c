@@ -8,6 +8,7 @@
 
 #include "../lab/lab.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,8 @@ static void cmd_ab_usage(FILE *out)
 {
     fprintf(out,
             "usage: racesim ab RACE.ini --a A.ini --b B.ini --races N [--seed S] [--jobs J] [--seat K]\n"
-            "                  [--metric NAME] [--out FILE.jsonl] [--shard I/N] [--laps L] [--chart FILE.svg]\n"
+            "                  [--metric NAME] [--out FILE.jsonl [--resume]] [--shard I/N] [--laps L]\n"
+            "                  [--chart FILE.svg]\n"
             "                  [--h0 X --h1 Y [--alpha A] [--beta B]]\n"
             "       racesim ab RACE.ini --a A.ini --b B.ini --sprt --h0 X --h1 Y [--alpha A] [--beta B]\n"
             "                  [--max-races N] [--metric NAME] [--seed S] [--jobs J] [--seat K] [--out F] ...\n\n"
@@ -35,6 +37,8 @@ static void cmd_ab_usage(FILE *out)
             "  --metric NAME       report only NAME: position, time, overtakes, collisions, offtrack or points\n"
             "                      (championship points by position; the race's [race] points table)\n"
             "  --out FILE          write one JSON line per pair, in seed order (- = stdout, without the report)\n"
+            "  --resume            keep the pairs already in --out FILE (checked: same test, seeds in order) and\n"
+            "                      run only the rest (Ctrl-C or SIGTERM stops a test cleanly, keeping its pairs)\n"
             "  --shard I/N         run only shard I of N: seeds S+k with k = I-1 (mod N); `racesim merge` the parts\n"
             "  --laps L            override the race's lap count\n"
             "  --chart FILE.svg    chart of the paired differences with their intervals\n"
@@ -51,7 +55,7 @@ static void cmd_ab_usage(FILE *out)
 typedef struct AbOpts {
     const char *race_path, *a_path, *b_path, *out_path, *chart_path;
     long races, jobs, seat, laps, max_races;
-    bool sprt, has_h0, has_h1, has_error_rate;
+    bool sprt, has_h0, has_h1, has_error_rate, resume;
     LabSprtDef sprt_def;
     bool has_seed;
     uint64_t seed;
@@ -72,7 +76,7 @@ static int cmd_ab_value(AbOpts *o, const char *a, const char *v)
     if (strcmp(a, "--seat") == 0)
         return app_parse_long(v, 1, SIM_MAX_CARS, &o->seat);
     if (strcmp(a, "--laps") == 0)
-        return app_parse_long(v, 1, 10000, &o->laps);
+        return app_parse_long(v, 1, 1000, &o->laps);
     if (strcmp(a, "--shard") == 0)
         return app_parse_shard(v, &o->shard_index, &o->shard_count);
     if (strcmp(a, "--metric") == 0)
@@ -127,30 +131,47 @@ static int cmd_ab_options(int argc, char **argv, AbOpts *o)
     o->shard_index = o->shard_count = 1;
     o->metric = -1;
     o->sprt_def = lab_sprt_default_def();
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
+    static const struct option longs[] = {
+        {"a", required_argument, NULL, 'v'},         {"b", required_argument, NULL, 'v'},
+        {"races", required_argument, NULL, 'v'},     {"seed", required_argument, NULL, 'v'},
+        {"jobs", required_argument, NULL, 'v'},      {"seat", required_argument, NULL, 'v'},
+        {"metric", required_argument, NULL, 'v'},    {"out", required_argument, NULL, 'v'},
+        {"shard", required_argument, NULL, 'v'},     {"laps", required_argument, NULL, 'v'},
+        {"chart", required_argument, NULL, 'v'},     {"h0", required_argument, NULL, 'v'},
+        {"h1", required_argument, NULL, 'v'},        {"alpha", required_argument, NULL, 'v'},
+        {"beta", required_argument, NULL, 'v'},      {"max-races", required_argument, NULL, 'v'},
+        {"sprt", no_argument, NULL, 's'},            {"resume", no_argument, NULL, 'r'},
+        {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
+    };
+    optind = 0; /* GNU: start afresh (the tests call commands more than once) */
+    opterr = 0;
+    int c, index = -1;
+    while ((c = getopt_long(argc, argv, ":h", longs, &index)) != -1) {
+        if (c == 'h')
             return 1;
-        if (strcmp(a, "--sprt") == 0) {
+        if (c == 's') {
             o->sprt = true;
-            continue;
-        }
-        if (a[0] != '-' && !o->race_path) {
-            o->race_path = a;
-            continue;
-        }
-        if (!v) {
-            fprintf(stderr, "racesim ab: %s needs a value\n", a);
+        } else if (c == 'r') {
+            o->resume = true;
+        } else if (c == 'v') {
+            char name[32];
+            snprintf(name, sizeof name, "--%s", longs[index].name);
+            if (cmd_ab_value(o, name, optarg)) {
+                fprintf(stderr, "racesim ab: %s: expected %s, got '%s'\n", name, app_option_expects(name), optarg);
+                return 2;
+            }
+        } else {
+            app_opt_error("ab", c, argv);
             return 2;
         }
-        int bad = cmd_ab_value(o, a, v);
-        if (bad < 0)
-            fprintf(stderr, "racesim ab: unknown argument '%s'\n", a);
-        else if (bad)
-            fprintf(stderr, "racesim ab: %s: expected %s, got '%s'\n", a, app_option_expects(a), v);
-        if (bad)
+        index = -1;
+    }
+    for (int i = optind; i < argc; i++) {
+        if (o->race_path) {
+            fprintf(stderr, "racesim ab: one race file at a time ('%s' and '%s')\n", o->race_path, argv[i]);
             return 2;
-        i++;
+        }
+        o->race_path = argv[i];
     }
     char err[256];
     const char *missing = cmd_ab_sprt_options(o, err, sizeof err);
@@ -158,7 +179,9 @@ static int cmd_ab_options(int argc, char **argv, AbOpts *o)
         missing = !o->race_path                ? "no race file given"
                   : !o->a_path || !o->b_path ? "--a and --b are required"
                   : o->races < 1             ? "--races N is required"
-                                             : NULL;
+                  : o->resume && (!o->out_path || strcmp(o->out_path, "-") == 0)
+                      ? "--resume needs --out FILE (the file to continue)"
+                      : NULL;
     if (missing) {
         fprintf(stderr, "racesim ab: %s\n", missing);
         return 2;
@@ -293,6 +316,23 @@ int app_ab_report(const LabAbTally *tally, int metric, const char *chart_path, c
     return 0;
 }
 
+/* --resume: a kept line must be this test's pair K (same race, laps, seed, tested seat and personality files). */
+static const char *cmd_ab_resume_match(void *ctx, long index, const LabRecord *rec)
+{
+    const AbRun *run = ctx;
+    const AbOpts *o = run->opts;
+    int laps = o->laps > 0 ? (int)o->laps : run->race->laps;
+    if (rec->kind != LAB_RECORD_AB || strcmp(rec->race, run->race->path) != 0 || rec->laps != laps ||
+        strcmp(rec->a.driver, o->a_path) != 0 || strcmp(rec->b.driver, o->b_path) != 0)
+        return "a pair of another test (race file, laps or personality files differ)";
+    if (rec->seed != run->seeds[index])
+        return "a seed out of this test's order";
+    int seat = o->seat > 0 ? (int)o->seat - 1 : (int)(rec->seed % (uint64_t)run->race->entry_count);
+    if (rec->seat != seat)
+        return "another tested grid line";
+    return NULL;
+}
+
 static int cmd_ab_execute(AbRun *run)
 {
     const AbOpts *o = run->opts;
@@ -311,19 +351,44 @@ static int cmd_ab_execute(AbRun *run)
     if (seeds && run->tally && run->scratch) {
         lab_ab_tally_init(run->tally);
         run->seeds = seeds;
+        long kept = 0, consumed = 0;
+        char *kept_text = NULL;
+        int fed = 0;
+        if (o->resume && (kept = app_resume_read("ab", o->out_path, n, run->scratch, cmd_ab_resume_match, run,
+                                                 &kept_text)) < 0) {
+            free(seeds), free(run->tally), free(run->scratch);
+            return 1;
+        }
+        /* the kept pairs go through the consumer as if just run: written again, tallied, judged by the SPRT */
+        if (kept > 0 && (fed = app_resume_feed(kept_text, kept, cmd_ab_consume, run, err, sizeof err)) > 0)
+            fprintf(stderr, "racesim ab: %s\n", err);
+        free(kept_text);
+        if (kept > 0 && fed <= 0)
+            fprintf(stderr, "racesim ab: resuming %s: %ld of %ld pairs kept\n", o->out_path, kept, n);
         LabBatchDef def = lab_batch_default_def();
-        def.count = n;
+        def.count = fed == LAB_BATCH_STOP ? kept : n; /* the SPRT decided within the kept pairs */
+        def.start = kept;
+        def.stop = app_stop_flag();
+        def.consumed = &consumed;
         def.threads = (int)o->jobs;
         def.work = cmd_ab_work;
         def.consume = cmd_ab_consume;
         def.progress = o->sprt ? NULL : cmd_ab_progress; /* --sprt: a line of its own, drawn as pairs are judged */
         def.ctx = run;
         app_progress_begin(&run->progress, "pairs");
-        rc = lab_batch_run(&def, err, sizeof err);
+        rc = fed > 0 ? 1 : lab_batch_run(&def, err, sizeof err);
         app_progress_end(&run->progress, run->tally->pairs);
-        if (rc)
-            fprintf(stderr, "racesim ab: %s\n", err);
-        else if (run->tally->pairs == 0)
+        if (rc == LAB_BATCH_STOPPED) {
+            fprintf(stderr, "racesim ab: stopped by %s after %ld of %ld pairs", strsignal(app_stop_signal()),
+                    consumed, n);
+            if (o->out_path && strcmp(o->out_path, "-") != 0)
+                fprintf(stderr, ": they are in %s; the same command with --resume runs the rest\n", o->out_path);
+            else
+                fprintf(stderr, "\n");
+        } else if (rc == 1) {
+            if (fed <= 0) /* a failed feed printed its own message */
+                fprintf(stderr, "racesim ab: %s\n", err);
+        } else if (run->tally->pairs == 0)
             printf("shard %d/%d of %ld pairs holds no seeds\n", o->shard_index, o->shard_count, o->races);
         else if (run->out != stdout)
             rc = app_ab_report(run->tally, o->metric, o->chart_path, o->has_h0 ? &o->sprt_def : NULL);
@@ -331,7 +396,7 @@ static int cmd_ab_execute(AbRun *run)
     } else
         fprintf(stderr, "racesim ab: out of memory\n");
     free(seeds), free(run->tally), free(run->scratch);
-    return rc ? 1 : 0;
+    return rc;
 }
 
 /* Loads the race and both personalities; prints the error and returns 2 on failure. */
@@ -366,6 +431,7 @@ int cmd_ab(int argc, char **argv)
         fprintf(stderr, "(see racesim ab --help)\n");
         return 2;
     }
+    app_stop_install();
     SimRace *race = malloc(sizeof *race);
     DrvPersonality pa, pb;
     if (!race || cmd_ab_load(&o, race, &pa, &pb)) {
@@ -410,12 +476,15 @@ int cmd_ab(int argc, char **argv)
     rc = cmd_ab_execute(&run);
     drv_table_cache_destroy(tables);
     trk_free(track);
-    if (run.out && rc != 0) {
+    /* a failed test leaves an existing file as it was; a stopped one keeps the pairs it finished */
+    if (run.out && rc == 1) {
         app_out_abort(&aout);
     } else if (run.out && app_out_commit(&aout, err, sizeof err) != 0) {
         fprintf(stderr, "racesim ab: %s\n", err);
         rc = 1;
     }
     free(race);
+    if (rc == LAB_BATCH_STOPPED)
+        return 128 + app_stop_signal(); /* as a shell reports a program its signal ended */
     return rc;
 }

@@ -94,7 +94,7 @@ static int cmd_batch_options(int argc, char **argv, BatchOpts *o)
             bad = app_parse_shard(optarg, &o->shard_index, &o->shard_count), name = "--shard";
             break;
         case 'l':
-            bad = app_parse_long(optarg, 1, 10000, &o->laps), name = "--laps";
+            bad = app_parse_long(optarg, 1, 1000, &o->laps), name = "--laps";
             break;
         default:
             app_opt_error("batch", c, argv);

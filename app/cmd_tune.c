@@ -89,7 +89,7 @@ static int cmd_tune_value(TuneOpts *o, int c, const char *v, const char **name)
     case 'k':
         return *name = "--seat", app_parse_long(v, 1, SIM_MAX_CARS, &o->seat);
     case 'l':
-        return *name = "--laps", app_parse_long(v, 1, 10000, &o->laps);
+        return *name = "--laps", app_parse_long(v, 1, 1000, &o->laps);
     }
     return 2;
 }

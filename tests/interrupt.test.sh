@@ -78,6 +78,27 @@ check "/dev/zero as a race file is refused at once" eval '[ $rc -eq 2 ] && grep 
 timeout 5 "$prog" track "$tmp" > /dev/null 2> "$tmp/err"
 rc=$?
 check "a directory as a track is refused" eval '[ $rc -ne 0 ] && grep -q "not a regular file (a directory)" "$tmp/err"'
+# ab: a stopped test keeps its pairs, --resume completes it to the bytes of an uninterrupted run, also sequentially
+ab="$race --a data/drivers/ace.ini --b data/drivers/vera.ini --laps 1"
+"$prog" ab $ab --races 10 --jobs 2 --out "$tmp/abfull.jsonl" > "$tmp/abfull.txt"
+"$prog" ab $ab --races 400 --jobs 2 --out "$tmp/abpart.jsonl" > /dev/null 2> "$tmp/err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+check "a stopped ab exits 130 (SIGINT) and says how to continue" eval '[ $rc -eq 130 ] && grep -q "with --resume runs the rest" "$tmp/err"'
+head -n 4 "$tmp/abfull.jsonl" > "$tmp/abres.jsonl"
+"$prog" ab $ab --races 10 --jobs 2 --out "$tmp/abres.jsonl" --resume > "$tmp/abres.txt" 2> /dev/null
+check "ab resumed file and report = uninterrupted ones" eval 'cmp -s "$tmp/abres.jsonl" "$tmp/abfull.jsonl" && cmp -s "$tmp/abres.txt" "$tmp/abfull.txt"'
+"$prog" ab $ab --races 10 --seat 2 --out "$tmp/abres.jsonl" --resume > /dev/null 2> "$tmp/err"
+rc=$?
+check "ab resume refuses pairs of another seat" eval '[ $rc -ne 0 ] && grep -q "another tested grid line" "$tmp/err"'
+sprt="tests/data/exp_race.ini --laps 1 --a tests/data/ab_base.ini --b tests/data/ab_grip95.ini --sprt --h0 0 --h1 1 --metric time"
+"$prog" ab $sprt --out "$tmp/sfull.jsonl" > "$tmp/sfull.txt"
+head -n 3 "$tmp/sfull.jsonl" > "$tmp/sres.jsonl"
+"$prog" ab $sprt --out "$tmp/sres.jsonl" --resume > "$tmp/sres.txt" 2> /dev/null
+check "a resumed sequential test stops where the uninterrupted one did" eval 'cmp -s "$tmp/sres.jsonl" "$tmp/sfull.jsonl" && cmp -s "$tmp/sres.txt" "$tmp/sfull.txt"'
 long=$(printf 'x%.0s' $(seq 1100))
 "$prog" run "$long.ini" --headless > /dev/null 2> "$tmp/err"
 rc=$?
