@@ -31,6 +31,8 @@ static void cmd_batch_usage(FILE *out)
             "  --seed S         first seed (default: the race file's seed)\n"
             "  --jobs J         worker threads (default: all cores, here %d)\n"
             "  --out FILE       write one JSON line per race, in seed order (`-` for stdout, then no table)\n"
+            "  --csv FILE       also write one CSV row per car per race (the columns of `run --csv`), in seed\n"
+            "                   order (`-` for stdout, then no table)\n"
             "  --resume         keep the races already in --out FILE (checked: same race, seeds in order) and\n"
             "                   run only the rest\n"
             "  --shard I/N      run only shard I of N: seeds S+k with k = I-1 (mod N); `racesim merge` the parts\n"
@@ -45,7 +47,7 @@ typedef struct BatchOpts {
     bool has_seed;
     uint64_t seed;
     long jobs;
-    const char *out_path;
+    const char *out_path, *csv_path;
     bool resume;
     int shard_index, shard_count;
     long laps;
@@ -62,6 +64,7 @@ static int cmd_batch_options(int argc, char **argv, BatchOpts *o)
         {"races", required_argument, NULL, 'n'}, {"seed", required_argument, NULL, 's'},
         {"jobs", required_argument, NULL, 'j'},  {"out", required_argument, NULL, 'o'},
         {"resume", no_argument, NULL, 'r'},      {"shard", required_argument, NULL, 'k'},
+        {"csv", required_argument, NULL, 'c'},
         {"laps", required_argument, NULL, 'l'},  {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -89,6 +92,9 @@ static int cmd_batch_options(int argc, char **argv, BatchOpts *o)
             break;
         case 'r':
             o->resume = true;
+            break;
+        case 'c':
+            o->csv_path = optarg;
             break;
         case 'k':
             bad = app_parse_shard(optarg, &o->shard_index, &o->shard_count), name = "--shard";
@@ -129,6 +135,7 @@ typedef struct BatchRun {
     const SimRace *race;
     const uint64_t *seeds;
     FILE *out;
+    FILE *csv; /* --csv, or NULL */
     LabBatchTally *tally;
     LabRecord *scratch; /* the consumer's record (consumption is serial) */
     AppProgress progress;
@@ -180,6 +187,13 @@ static int cmd_batch_consume(void *ctx, long index, char *text, char *err, size_
         snprintf(err, err_len, "internal error: %s", perr);
         rc = 1;
     }
+    /* the CSV rows come from the record too, so a resumed batch writes them for its kept races as well */
+    if (!rc && run->csv &&
+        ((index == 0 && fputs(SIM_CSV_HEADER "\n", run->csv) == EOF) || lab_record_write_csv(run->scratch, run->csv) ||
+         fflush(run->csv) != 0)) {
+        snprintf(err, err_len, "%s: write error", run->opts->csv_path);
+        rc = 1;
+    }
     free(text);
     return rc;
 }
@@ -202,7 +216,7 @@ static const char *cmd_batch_resume_match(void *ctx, long index, const LabRecord
 }
 
 static int cmd_batch_execute(const BatchOpts *o, const SimRace *race, const TrkTrack *track,
-                             const DrvTableCache *tables, FILE *out)
+                             const DrvTableCache *tables, FILE *out, FILE *csv)
 {
     long n = 0;
     uint64_t first = o->has_seed ? o->seed : race->seed;
@@ -215,7 +229,7 @@ static int cmd_batch_execute(const BatchOpts *o, const SimRace *race, const TrkT
         return 1;
     }
     lab_batch_tally_init(tally);
-    BatchRun ctx = {o, race, seeds, out, tally, scratch, {false, NULL, 0.0, 0.0}, track, tables};
+    BatchRun ctx = {o, race, seeds, out, csv, tally, scratch, {false, NULL, 0.0, 0.0}, track, tables};
     char err[1024];
     int rc = 0;
     long kept = 0, consumed = 0;
@@ -255,7 +269,7 @@ static int cmd_batch_execute(const BatchOpts *o, const SimRace *race, const TrkT
                     n - consumed);
         else
             fprintf(stderr, "\n");
-    } else if (!rc && out != stdout) {
+    } else if (!rc && out != stdout && csv != stdout) {
         if (tally->races > 0)
             lab_batch_tally_print(tally, stdout);
         else
@@ -290,24 +304,31 @@ int cmd_batch(int argc, char **argv)
         free(race);
         return 2;
     }
-    FILE *out = NULL;
-    AppOut aout;
-    if (o.out_path) {
-        const char *inputs[SIM_MAX_CARS + 2];
-        int n_in = app_race_inputs(race, inputs, SIM_MAX_CARS + 2);
-        if (app_out_check(o.out_path, inputs, n_in, NULL, 0, err, sizeof err) != 0 ||
-            app_out_open(&aout, o.out_path, err, sizeof err) != 0) {
+    FILE *out = NULL, *csv = NULL;
+    AppOut aout, acsv;
+    const char *inputs[SIM_MAX_CARS + 2], *outs[] = {o.out_path, o.csv_path};
+    int n_in = app_race_inputs(race, inputs, SIM_MAX_CARS + 2);
+    for (int k = 0; k < 2; k++) {
+        if (!outs[k])
+            continue;
+        AppOut *ao = k == 0 ? &aout : &acsv;
+        if (app_out_check(outs[k], inputs, n_in, outs, 2, err, sizeof err) != 0 ||
+            app_out_open(ao, outs[k], err, sizeof err) != 0) {
             fprintf(stderr, "racesim batch: %s\n", err);
+            if (out)
+                app_out_abort(&aout);
             free(race);
             return 2;
         }
-        out = aout.f;
+        *(k == 0 ? &out : &csv) = ao->f;
     }
     TrkTrack *track = trk_load(race->track_path, NULL, err, sizeof err);
     if (!track) {
         fprintf(stderr, "%s\n", err);
         if (out)
             app_out_abort(&aout);
+        if (csv)
+            app_out_abort(&acsv);
         free(race);
         return 2;
     }
@@ -315,15 +336,20 @@ int cmd_batch(int argc, char **argv)
     DrvTableCache *tables = sim_race_tables_create(race, track, NULL, 0);
     if (!tables)
         fprintf(stderr, "racesim batch: out of memory\n");
-    rc = tables ? cmd_batch_execute(&o, race, track, tables, out) : 1;
+    rc = tables ? cmd_batch_execute(&o, race, track, tables, out, csv) : 1;
     drv_table_cache_destroy(tables);
     trk_free(track);
     /* a failed batch leaves an existing file as it was; a stopped one keeps the races it finished */
-    if (out && rc == 1) {
-        app_out_abort(&aout);
-    } else if (out && app_out_commit(&aout, err, sizeof err) != 0) {
-        fprintf(stderr, "racesim batch: %s\n", err);
-        rc = 1;
+    for (int k = 0; k < 2; k++) {
+        AppOut *ao = k == 0 ? &aout : &acsv;
+        if (!(k == 0 ? out : csv))
+            continue;
+        if (rc == 1) {
+            app_out_abort(ao);
+        } else if (app_out_commit(ao, err, sizeof err) != 0) {
+            fprintf(stderr, "racesim batch: %s\n", err);
+            rc = 1;
+        }
     }
     free(race);
     if (rc == LAB_BATCH_STOPPED)

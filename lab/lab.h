@@ -168,6 +168,7 @@ typedef struct LabCarRecord {
     double best_lap_s;           /* 0 when no lap was completed */
     int overtakes, positions_lost, lappings, collisions, offtracks;
     double offtrack_s;
+    char dnf_reason[64];         /* "" unless the record holds one (race records of `run --json`) */
 } LabCarRecord;
 
 typedef struct LabRecord {
@@ -193,6 +194,10 @@ void lab_car_record_from_session(const SimSession *session, int car_id, LabCarRe
 /* Writes the record as one JSON line (with the trailing newline), doubles with "%.17g". Race records get the keys
  * the reader needs (a subset of sim_results_write_json's). Returns nonzero on a write error. */
 int lab_record_write(const LabRecord *rec, FILE *out);
+
+/* A race record's cars as CSV rows (SIM_CSV_HEADER's columns, in finishing order), exactly the rows `racesim run
+ * --csv` writes for that race. Returns nonzero on a write error. */
+int lab_record_write_csv(const LabRecord *rec, FILE *out);
 
 /* Parses one line (without its newline). `path` and `line` only go into messages: "path:line: what is wrong". */
 int lab_record_parse(const char *text, size_t len, const char *path, long line, LabRecord *out, char *err,

@@ -93,7 +93,7 @@ int lab_record_write(const LabRecord *rec, FILE *out)
     lab_json_write_string(out, rec->race);
     fprintf(out, ",\"seed\":%" PRIu64 ",\"laps\":%d", rec->seed, rec->laps);
     if (rec->kind == LAB_RECORD_AB) {
-        fprintf(out, ",\"seat\":%d,\"a\":", rec->seat);
+        fprintf(out, ",\"seat\":%d,\"a\":", rec->seat + 1); /* 1-based, as --seat and the race file count */
         rec_write_car(out, &rec->a);
         fputs(",\"b\":", out);
         rec_write_car(out, &rec->b);
@@ -256,7 +256,8 @@ static int rec_parse_car(RecParse *rp, const LabJson *obj, int max_cars, LabCarR
            rec_int(rp, obj, "lappings", 0, INT_MAX, &c->lappings) ||
            rec_int(rp, obj, "collisions", 0, INT_MAX, &c->collisions) ||
            rec_int(rp, obj, "offtracks", 0, INT_MAX, &c->offtracks) ||
-           rec_double(rp, obj, "offtrack_s", &c->offtrack_s);
+           rec_double(rp, obj, "offtrack_s", &c->offtrack_s) ||
+           (lab_json_get(obj, "dnf_reason") && rec_string(rp, obj, "dnf_reason", c->dnf_reason, sizeof c->dnf_reason));
 }
 
 static int rec_seed(RecParse *rp, const LabJson *root, uint64_t *out)
@@ -325,8 +326,9 @@ static int rec_parse_points(RecParse *rp, const LabJson *root, LabRecord *out)
 
 static int rec_parse_ab(RecParse *rp, const LabJson *root, LabRecord *out)
 {
-    if (rec_int(rp, root, "seat", 0, SIM_MAX_CARS - 1, &out->seat))
+    if (rec_int(rp, root, "seat", 1, SIM_MAX_CARS, &out->seat))
         return 1;
+    out->seat--; /* written 1-based */
     const LabJson *a = rec_member(rp, root, "a", LAB_JSON_OBJECT);
     if (!a)
         return 1;
@@ -433,4 +435,32 @@ void lab_record_reader_free(LabRecordReader *reader)
     free(reader->buf);
     reader->buf = NULL;
     reader->cap = 0;
+}
+
+int lab_record_write_csv(const LabRecord *rec, FILE *out)
+{
+    /* by finishing position, as `run --csv` lists them */
+    const LabCarRecord *by_pos[SIM_MAX_CARS] = {NULL};
+    for (int i = 0; i < rec->car_count; i++)
+        by_pos[rec->cars[i].position - 1] = &rec->cars[i];
+    for (int p = 0; p < rec->car_count; p++) {
+        const LabCarRecord *c = by_pos[p];
+        if (!c)
+            continue;
+        fprintf(out, "%" PRIu64 ",%d,%d,", rec->seed, c->position, c->number);
+        sim_csv_field(out, c->name);
+        fputc(',', out);
+        sim_csv_field(out, c->driver);
+        fprintf(out, ",%d,%s,%d,", c->grid, lab_record_status_name(c->status), c->laps);
+        if (c->status == SIM_FINISHED)
+            fprintf(out, "%.6f", c->time_s);
+        fputc(',', out);
+        if (c->laps > 0)
+            fprintf(out, "%.6f", c->best_lap_s);
+        fprintf(out, ",%d,%d,%d,%d,%d,%.6f,", c->overtakes, c->positions_lost, c->lappings, c->collisions,
+                c->offtracks, c->offtrack_s);
+        sim_csv_field(out, c->status == SIM_DNF ? c->dnf_reason : "");
+        fputc('\n', out);
+    }
+    return ferror(out) ? 1 : 0;
 }

@@ -348,6 +348,12 @@ const SimSessionDef *sim_session_def(const SimSession *session);
 
 /* ---- results ----------------------------------------------------------------------------------------------- */
 
+/* The per-car CSV columns of `run --csv` and `batch --csv`, and one field quoted as CSV needs it (RFC 4180). */
+#define SIM_CSV_HEADER                                                                                               \
+    "seed,position,number,name,driver_file,grid,status,laps,time_s,best_lap_s,overtakes,positions_lost,lappings,"   \
+    "collisions,offtracks,offtrack_s,dnf_reason"
+void sim_csv_field(FILE *out, const char *s);
+
 /* The headless results table: position, number, name, laps, total time, gap, best lap, overtakes, positions lost,
  * collisions, off-track seconds, status. */
 void sim_results_print_table(const SimSession *session, FILE *out);

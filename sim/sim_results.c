@@ -222,7 +222,8 @@ static void sim_json_event(SimJson *j, const SimWorld *w, const SimEvent *e)
     sim_json_str(out, sim_event_name(e->type));
     const char *sep = j->compact ? "," : ", ";
     const char *colon = j->compact ? ":" : ": ";
-    int a = e->a + 1, b = e->b + 1;
+    /* cars by race number, as everywhere else (the grid slot is the car's "grid" key) */
+    int a = sim_world_car(w, e->a)->number, b = e->b >= 0 ? sim_world_car(w, e->b)->number : 0;
     switch (e->type) {
     case SIM_EV_OVERTAKE:
         fprintf(out, "%s\"passer\"%s%d%s\"passed\"%s%d%s\"kind\"%s\"%s\"%s\"race_lap\"%s%d", sep, colon, a, sep, colon, b, sep,
@@ -347,7 +348,7 @@ void sim_results_write_json(const SimSession *s, FILE *out, bool with_events, bo
  * CSV
  *--------------------------------------------------------------------------------------------------------------*/
 
-static void sim_csv_str(FILE *out, const char *s)
+void sim_csv_field(FILE *out, const char *s)
 {
     if (strpbrk(s, ",\"\n\r") == NULL) {
         fputs(s, out);
@@ -367,16 +368,15 @@ void sim_results_write_csv(const SimSession *s, FILE *out)
     const SimWorld *w = sim_res_world(s);
     const SimRace *race = sim_session_race(s);
     const int *order = sim_world_order(w);
-    fputs("position,number,name,driver_file,grid,status,laps,time_s,best_lap_s,overtakes,positions_lost,lappings,"
-          "collisions,offtracks,offtrack_s,dnf_reason\n",
-          out);
+    fputs(SIM_CSV_HEADER "\n", out);
+    unsigned long long seed = (unsigned long long)sim_session_def(s)->seed;
     for (int i = 0; i < sim_world_car_count(w); i++) {
         const SimCar *c = sim_world_car(w, order[i]);
         int entry = sim_session_entry_of(s, c->id);
-        fprintf(out, "%d,%d,", c->position, c->number);
-        sim_csv_str(out, c->name);
+        fprintf(out, "%llu,%d,%d,", seed, c->position, c->number);
+        sim_csv_field(out, c->name);
         fputc(',', out);
-        sim_csv_str(out, entry >= 0 ? race->entries[entry].driver_path : "");
+        sim_csv_field(out, entry >= 0 ? race->entries[entry].driver_path : "");
         fprintf(out, ",%d,%s,%d,", c->id + 1, sim_status_name(c->status), c->laps);
         if (c->status == SIM_FINISHED)
             fprintf(out, "%.6f", c->finish_time_s);
@@ -385,7 +385,7 @@ void sim_results_write_csv(const SimSession *s, FILE *out)
             fprintf(out, "%.6f", c->best_lap_s);
         fprintf(out, ",%d,%d,%d,%d,%d,%.6f,", c->overtakes, c->positions_lost, c->lappings, c->collisions,
                 c->offtracks, c->offtrack_s);
-        sim_csv_str(out, c->status == SIM_DNF ? c->dnf_reason : "");
+        sim_csv_field(out, c->status == SIM_DNF ? c->dnf_reason : "");
         fputc('\n', out);
     }
 }

@@ -105,6 +105,26 @@ check "merge: batch and ab files cannot be mixed" grep -q "cannot be merged" "$t
 check "run --chart runs" [ $? -eq 0 ]
 check "run --chart: 10 polylines (5 cars x 2 charts)" [ "$(grep -c '<polyline' "$tmp/race.svg")" -eq 10 ]
 
+# ---- batch --csv: the rows `run --csv` writes for each race, in seed order, also when resumed --------------------
+"$prog" batch "$race" --laps 1 --races 3 --seed 21 --out "$tmp/c.jsonl" --csv "$tmp/c.csv" >/dev/null
+: > "$tmp/runs.csv"
+for seed in 21 22 23; do
+    "$prog" run "$race" --laps 1 --seed $seed --shuffle-grid --headless --quiet --csv "$tmp/r.csv"
+    if [ $seed -eq 21 ]; then cat "$tmp/r.csv"; else tail -n +2 "$tmp/r.csv"; fi >> "$tmp/runs.csv"
+done
+check "batch --csv = the runs' --csv rows" cmp -s "$tmp/c.csv" "$tmp/runs.csv"
+head -n 1 "$tmp/c.jsonl" > "$tmp/cr.jsonl"
+"$prog" batch "$race" --laps 1 --races 3 --seed 21 --out "$tmp/cr.jsonl" --csv "$tmp/cr.csv" --resume >/dev/null 2>&1
+check "a resumed batch writes the whole --csv" cmp -s "$tmp/cr.csv" "$tmp/runs.csv"
+# ---- events name cars by race number, as the cars list does -----------------------------------------------------
+"$prog" run "$race" --laps 1 --seed 21 --shuffle-grid --headless --quiet --json "$tmp/ev.json"
+check "event car numbers are the cars' race numbers" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+numbers = {c["number"] for c in d["cars"]}
+used = [e[k] for e in d["events"] for k in ("passer", "passed", "a", "b", "car") if k in e]
+sys.exit(0 if used and set(used) <= numbers else 1)' "$tmp/ev.json"
+
 rm -rf "$tmp"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -43,7 +43,7 @@ for key in '"seed": 7' '"track": "Test Oval"' '"laps": 1' '"tick_hz": 100' '"tic
     '"positions_lost": ' '"offtrack_s": ' '"events": [' '"type": "lap"' '"type": "finish"'; do
     if grep -qF "$key" "$tmp/a.json"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL json lacks $key"; fi
 done
-if [ "$(wc -l <"$tmp/a.csv")" -eq 5 ] && head -n 1 "$tmp/a.csv" | grep -q '^position,number,name,'; then
+if [ "$(wc -l <"$tmp/a.csv")" -eq 5 ] && head -n 1 "$tmp/a.csv" | grep -q '^seed,position,number,name,'; then
     pass=$((pass + 1))
 else
     fail=$((fail + 1)); echo "FAIL csv"

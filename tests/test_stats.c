@@ -330,8 +330,11 @@ static int test_record_errors(void)
                           "runs.jsonl:2: column 38: nested deeper than 32 levels");
     bad |= check_bad_line(HEAD "\"cars\":[]}", "runs.jsonl:2: cars: expected 1..128 cars, got 0");
     bad |= check_bad_line("nul", "runs.jsonl:2: column 1: invalid literal (expected null)");
-    bad |= check_bad_line("{\"kind\":\"ab\",\"race_file\":\"r.ini\",\"seed\":1,\"laps\":2,\"seat\":0,\"a\":[]}",
+    bad |= check_bad_line("{\"kind\":\"ab\",\"race_file\":\"r.ini\",\"seed\":1,\"laps\":2,\"seat\":1,\"a\":[]}",
                           "runs.jsonl:2: a: expected an object, got an array");
+    /* seats are 1-based, as --seat counts them */
+    bad |= check_bad_line("{\"kind\":\"ab\",\"race_file\":\"r.ini\",\"seed\":1,\"laps\":2,\"seat\":0,\"a\":{}}",
+                          "runs.jsonl:2: seat: expected an integer in 1..128, got 0");
     TST_CHECK(bad == 0);
     return 0;
 }
