@@ -314,6 +314,7 @@ int app_race_load(const char *path, SimRace *race, char *err, size_t err_len)
 {
     if (sim_race_load(path, race, err, err_len) != 0)
         return 1;
+    fputs(race->track_warning, stderr); /* once per command: the sessions load the track again, silently */
     if (!race->expect.present)
         return 0;
     LabExpect *ex = malloc(sizeof *ex);

@@ -10,7 +10,8 @@
 #include <stdint.h>
 
 /* sim_race_load, and a scenario's [expect] lines checked too (lab_expect_load), so every command refuses a bad
- * scenario file the same way. Same return and message as sim_race_load. */
+ * scenario file the same way. Same return and message as sim_race_load. Prints the track's warnings (a repaired
+ * fold, a bridge) on stderr. */
 int app_race_load(const char *path, SimRace *race, char *err, size_t err_len);
 
 /* Parses a whole string as an integer in lo..hi / an unsigned 64-bit seed. Returns 0 on success. */

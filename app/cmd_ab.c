@@ -439,7 +439,8 @@ int cmd_ab(int argc, char **argv)
         return 2;
     }
     char err[1024];
-    TrkTrack *track = trk_load(race->track_path, NULL, err, sizeof err);
+    TrkDef tdef = sim_race_track_def(race);
+    TrkTrack *track = trk_load(race->track_path, &tdef, err, sizeof err);
     if (!track) {
         fprintf(stderr, "%s\n", err);
         free(race);

@@ -196,7 +196,8 @@ static int cmd_baseline_consume(void *ctx, long index, char *text, char *err, si
 static int cmd_baseline_run(const SimRace *race, LabBaseline *b, bool shuffle, int jobs)
 {
     char err[2048];
-    TrkTrack *track = trk_load(race->track_path, NULL, err, sizeof err);
+    TrkDef tdef = sim_race_track_def(race);
+    TrkTrack *track = trk_load(race->track_path, &tdef, err, sizeof err);
     if (!track) {
         fprintf(stderr, "%s\n", err);
         return 1;

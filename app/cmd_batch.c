@@ -322,7 +322,8 @@ int cmd_batch(int argc, char **argv)
         }
         *(k == 0 ? &out : &csv) = ao->f;
     }
-    TrkTrack *track = trk_load(race->track_path, NULL, err, sizeof err);
+    TrkDef tdef = sim_race_track_def(race);
+    TrkTrack *track = trk_load(race->track_path, &tdef, err, sizeof err);
     if (!track) {
         fprintf(stderr, "%s\n", err);
         if (out)

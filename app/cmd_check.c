@@ -177,12 +177,14 @@ static void cmd_check_load(CheckScenario *sc, const CheckOpts *o)
         sc->race = NULL;
         return;
     }
-    sc->track = trk_load(sc->race->track_path, NULL, sc->error, sizeof sc->error);
+    TrkDef tdef = sim_race_track_def(sc->race);
+    sc->track = trk_load(sc->race->track_path, &tdef, sc->error, sizeof sc->error);
     if (!sc->track) {
         free(sc->race);
         sc->race = NULL;
         return;
     }
+    fputs(sc->race->track_warning, stderr);
     const LabExpect *ex = &sc->expect;
     sc->seed_first = o->have_seeds ? o->seed_first : ex->have_seeds ? ex->seed_first : sc->race->seed;
     sc->seed_last = o->have_seeds ? o->seed_last : ex->have_seeds ? ex->seed_last : sc->race->seed;

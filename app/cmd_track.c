@@ -14,17 +14,20 @@
 
 static void cmd_track_usage(FILE *out)
 {
-    fprintf(out, "usage: racesim track FILE... [--export LINE.csv [--grip-use G]]\n\n"
+    fprintf(out, "usage: racesim track FILE... [--strict] [--export LINE.csv [--grip-use G]]\n\n"
                  "Validates track files (.csv centrelines or INI) and prints for each: name, length, width range,\n"
                  "tightest radius, number of corners, and the theoretical lap time of the default car on the\n"
                  "centre line and on the racing line.\n"
-                 "A bad file gives `path:line: what is wrong` on stderr and exit status 2.\n\n"
+                 "A bad file gives `path:line: what is wrong` on stderr and exit status 2; warnings (a repaired\n"
+                 "fold, a bridge) give `path:line: warning: what` on stderr.\n\n"
                  "options:\n"
                  "  --export FILE   (one track) write the racing line and its speed plan, one row a metre:\n"
                  "                  s_m, centre x_m/y_m, line_d_m, line x_m/y_m, line_kappa_1pm, width_left_m,\n"
                  "                  width_right_m, speed_mps (default car), time_s along the line; - = stdout\n"
                  "  --grip-use G    the speed plan's share of the grip, 0.5..1 (default 1; drivers use their\n"
                  "                  grip_use)\n"
+                 "  --strict        refuse edges that fold over (the width on the inside of a corner beyond its\n"
+                 "                  radius) instead of pulling the inside edge in with a warning\n"
                  "  -h, --help      this text\n");
 }
 
@@ -60,8 +63,6 @@ static void cmd_track_print(const char *path, const TrkTrack *t)
     printf("  control points:   %d\n", s.control_points);
     printf("  lap, centre line: %s (default car)\n", c_buf);
     printf("  lap, racing line: %s (%.1f s faster)\n", l_buf, centre - line);
-    if (trk_warning(t)[0])
-        printf("  warning:          %s\n", trk_warning(t));
 }
 
 /* The racing line and its speed plan, one row a metre; time_s integrates the line's own arc length. */
@@ -99,11 +100,13 @@ int cmd_track(int argc, char **argv)
     static const struct option longs[] = {
         {"export", required_argument, NULL, 'e'},
         {"grip-use", required_argument, NULL, 'g'},
+        {"strict", no_argument, NULL, 's'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *export_path = NULL;
     double grip_use = 1.0;
+    TrkDef def = trk_default_def();
     optind = 0; /* GNU: start afresh (the tests call commands more than once) */
     opterr = 0;
     int c;
@@ -111,6 +114,8 @@ int cmd_track(int argc, char **argv)
         if (c == 'h') {
             cmd_track_usage(stdout);
             return 0;
+        } else if (c == 's') {
+            def.strict = true;
         } else if (c == 'e') {
             export_path = optarg;
         } else if (c == 'g') {
@@ -147,14 +152,17 @@ int cmd_track(int argc, char **argv)
     }
     int status = 0;
     for (int i = optind; i < argc; i++) {
-        TrkTrack *t = trk_load(argv[i], NULL, err, sizeof err);
+        TrkTrack *t = trk_load(argv[i], &def, err, sizeof err);
         if (!t) {
             fprintf(stderr, "%s\n", err);
             status = 2;
             continue;
         }
-        if (!export_path) {
+        if (!export_path)
             cmd_track_print(argv[i], t);
+        fflush(stdout); /* each file's warnings under its summary */
+        fputs(trk_warning(t), stderr);
+        if (!export_path) {
         } else if (app_out_open(&out, export_path, err, sizeof err) != 0) {
             fprintf(stderr, "racesim track: %s\n", err);
             status = 2;

@@ -46,7 +46,8 @@ static uint64_t lab_fnv_file(uint64_t h, const char *path)
 int lab_baseline_init(LabBaseline *b, const SimRace *race, bool shuffle_grid, char *err, size_t err_len)
 {
     memset(b, 0, sizeof *b);
-    TrkTrack *t = trk_load(race->track_path, NULL, err, err_len);
+    TrkDef tdef = sim_race_track_def(race);
+    TrkTrack *t = trk_load(race->track_path, &tdef, err, err_len);
     if (!t)
         return 1;
     snprintf(b->race_path, sizeof b->race_path, "%s", race->path);

@@ -249,6 +249,7 @@ int sim_path_join(char *out, size_t out_len, const char *base_file, const char *
 
 #define SIM_PATH_LEN 1024
 #define SIM_MAX_CARS 128
+#define SIM_TRACK_WARN_LEN 4096
 
 typedef struct SimRaceEntry {
     char driver_path[SIM_PATH_LEN]; /* resolved relative to the race file */
@@ -293,7 +294,14 @@ typedef struct SimRace {
     SimSection expect;              /* the [expect] lines of a scenario, read by lab/ (lab_expect_load) */
     int points_count;               /* points[i]: points for finishing position i + 1 */
     int points[SIM_MAX_POINTS];
+    bool strict_track;              /* [race] strict_track: refuse a track whose edges fold (TrkDef.strict) */
+    /* the track's load warnings (trk_warning: "path:line: warning: ..." lines, each ending in a newline), "" if none,
+     * for the caller to print once; cut at a line's end when longer */
+    char track_warning[SIM_TRACK_WARN_LEN];
 } SimRace;
+
+/* The options every loader of the race's track passes to trk_load ([race] strict_track). */
+TrkDef sim_race_track_def(const SimRace *race);
 
 /* Loads and validates a race file and every driver file it names. On error returns nonzero and err holds
  * "path:line: what is wrong" (the path of whichever file is wrong). The track is checked by loading it. */

@@ -46,6 +46,7 @@ typedef struct SimRaceParse {
     SimRace *race;
     SimRaceSection section;
     bool have_track, have_laps, have_seed, have_tick, have_car_file, have_duration, have_car_inline, have_points;
+    bool have_strict;
     int car_line;
     int place_count;
     SimRacePlace places[SIM_MAX_CARS];
@@ -193,6 +194,13 @@ static void sim_race_key_race(SimRaceParse *p, const char *name, const char *val
     } else if (strcmp(name, "points") == 0) {
         if (!sim_race_dup(p, &p->have_points, name))
             sim_race_key_points(p, value);
+    } else if (strcmp(name, "strict_track") == 0) {
+        if (!sim_race_dup(p, &p->have_strict, name)) {
+            if (strcmp(value, "true") == 0 || strcmp(value, "false") == 0)
+                r->strict_track = strcmp(value, "true") == 0;
+            else
+                sim_ini_fail(&p->error, line, "[race] strict_track: expected true or false, got '%s'", value);
+        }
     } else if (strcmp(name, "car") == 0) {
         if (!sim_race_dup(p, &p->have_car_file, name)) {
             p->car_line = line;
@@ -451,6 +459,26 @@ static int sim_race_handler(void *user, const char *section, const char *name, c
  * Whole-file checks
  *--------------------------------------------------------------------------------------------------------------*/
 
+TrkDef sim_race_track_def(const SimRace *race)
+{
+    TrkDef def = trk_default_def();
+    def.strict = race->strict_track;
+    return def;
+}
+
+/* The track's warnings into the race, whole lines only. */
+static void sim_race_keep_warning(SimRace *r, const char *w)
+{
+    size_t len = strlen(w);
+    if (len >= sizeof r->track_warning) {
+        len = sizeof r->track_warning - 1;
+        while (len > 0 && w[len - 1] != '\n')
+            len--;
+    }
+    memcpy(r->track_warning, w, len);
+    r->track_warning[len] = '\0';
+}
+
 static void sim_race_finish(SimRaceParse *p)
 {
     SimRace *r = p->race;
@@ -477,7 +505,7 @@ static void sim_race_finish(SimRaceParse *p)
     /* the track is checked by loading it (without its racing line, which cannot fail and costs most of a load:
      * the session builds the track again); its own message names its path and line */
     char msg[SIM_PATH_LEN + TRK_ERR_LEN];
-    TrkDef tdef = trk_default_def();
+    TrkDef tdef = sim_race_track_def(r);
     tdef.skip_line = true;
     TrkTrack *t = trk_load(r->track_path, &tdef, msg, sizeof msg);
     if (!t) {
@@ -485,6 +513,7 @@ static void sim_race_finish(SimRaceParse *p)
         snprintf(p->error.buf, p->error.len, "%s", msg);
         return;
     }
+    sim_race_keep_warning(r, trk_warning(t));
     /* a car must fit between the edges everywhere, or no driver can stay on the track */
     double narrowest = trk_summary(t).min_width_m;
     if (narrowest < r->car.width_m)

@@ -154,7 +154,8 @@ SimSession *sim_session_create(const SimRace *race, const SimSessionDef *def, ch
     if (s->def.track) {
         s->track = s->def.track;
     } else {
-        s->owned_track = trk_load(race->track_path, NULL, err, err_len);
+        TrkDef tdef = sim_race_track_def(race);
+        s->owned_track = trk_load(race->track_path, &tdef, err, err_len);
         if (!s->owned_track) {
             free(s);
             return NULL;

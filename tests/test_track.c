@@ -661,12 +661,17 @@ static int test_folds_and_bad_points(void)
     char err[TRK_ERR_LEN];
     TrkPointDef p[64];
     circle_points(p, 64, 0.0, 0.0, 25.0, 5.0);
-    p[10].left_m = 30.0; /* the inside of a left-turning circle */
+    p[10].left_m = 30.0; /* the inside of a left-turning circle: 5 m over, too deep to repair */
     TST_CHECK(trk_create(p, 64, NULL, err, sizeof err) == NULL);
-    TST_STR_EQ(err, "track edges fold over: left width 30.0 m exceeds the corner radius 25.0 m");
+    TST_STR_EQ(err, "track edges fold over: left width 30.0 m exceeds the corner radius 25.0 m (too deep to repair: "
+                    "more than 2 m)");
     int bad = -2;
-    TST_CHECK(trk_create_ex(p, 64, NULL, err, sizeof err, &bad) == NULL);
+    TST_CHECK(trk_create_ex(p, 64, NULL, err, sizeof err, &bad, NULL) == NULL);
     TST_CHECK(bad == 10);
+    TrkDef strict = trk_default_def();
+    strict.strict = true;
+    TST_CHECK(trk_create(p, 64, &strict, err, sizeof err) == NULL);
+    TST_STR_EQ(err, "track edges fold over: left width 30.0 m exceeds the corner radius 25.0 m");
     /* the outside may be as wide as it likes */
     p[10].left_m = 5.0;
     p[10].right_m = 60.0;
@@ -689,6 +694,68 @@ static int test_folds_and_bad_points(void)
     return 0;
 }
 
+/* No sample of the table folds, and the inside width never changes by more than the road allows in a metre
+ * (the original's own slope or the repair's taper). */
+static int check_no_fold(const TrkTrack *t)
+{
+    for (int i = 0; i < t->n; i++) {
+        const TrkSample *s = &t->samples[i];
+        double w = s->kappa > 0.0 ? s->left_m : s->right_m;
+        TST_CHECK(w * fabs(s->kappa) < 1.0);
+        TST_CHECK(s->left_m > 0.0 && s->right_m > 0.0);
+    }
+    return 0;
+}
+
+static int test_shallow_fold_is_repaired(void)
+{
+    char err[TRK_ERR_LEN];
+    TrkPointDef p[64];
+    circle_points(p, 64, 0.0, 0.0, 25.0, 5.0);
+    for (int i = 9; i <= 11; i++)
+        p[i].left_m = 25.3; /* 0.3 m over the radius on the inside of a left turn */
+    TrkTrack *t = trk_create(p, 64, NULL, err, sizeof err);
+    if (!t)
+        fprintf(stderr, "%s\n", err);
+    TST_CHECK(t != NULL);
+    const char *w = trk_warning(t);
+    TST_CHECK(strncmp(w, "warning: track edges fold over at s=", 36) == 0);
+    TST_CHECK(strstr(w, "left width 25.") != NULL);
+    TST_CHECK(strstr(w, "repaired: the left edge pulled in by up to 0.") != NULL);
+    TST_CHECK(strchr(w, '\n') == w + strlen(w) - 1); /* one repair, one line */
+    if (check_no_fold(t))
+        return 1;
+    /* local: the other side of the circle and the outside keep their widths */
+    TST_NEAR(trk_width_left(t, 0.0, NULL), 5.0, 1e-9);
+    TST_NEAR(trk_width_right(t, 10.0 / 64.0 * trk_length(t), NULL), 5.0, 1e-9);
+    /* the repaired inside edge keeps about half a metre of radius */
+    double s10 = 10.0 / 64.0 * trk_length(t);
+    TST_CHECK(trk_width_left(t, s10, NULL) < 25.0 - 0.45);
+    TST_CHECK(trk_width_left(t, s10, NULL) > 25.0 - 1.0);
+    trk_free(t);
+    TrkDef strict = trk_default_def();
+    strict.strict = true;
+    TST_CHECK(trk_create(p, 64, &strict, err, sizeof err) == NULL);
+    TST_STR_EQ(err, "track edges fold over: left width 25.3 m exceeds the corner radius 25.0 m");
+    /* a fold all the way round: one run with no start, repaired everywhere */
+    circle_points(p, 64, 0.0, 0.0, 25.0, 5.0);
+    for (int i = 0; i < 64; i++)
+        p[i].left_m = 25.2;
+    t = trk_create(p, 64, NULL, err, sizeof err);
+    TST_CHECK(t != NULL);
+    TST_CHECK(strstr(trk_warning(t), "repaired") != NULL);
+    if (check_no_fold(t))
+        return 1;
+    trk_free(t);
+    /* a repair that would leave less than a car's width is refused */
+    circle_points(p, 64, 0.0, 0.0, 2.0, 0.2);
+    for (int i = 0; i < 64; i++)
+        p[i].left_m = 2.2;
+    TST_CHECK(trk_create(p, 64, NULL, err, sizeof err) == NULL);
+    TST_CHECK(strstr(err, "narrower than a car") != NULL);
+    return 0;
+}
+
 static int test_shallow_crossing_is_an_error(void)
 {
     /* a long thin loop whose return leg is pulled across the outward one at a grazing angle */
@@ -701,7 +768,7 @@ static int test_shallow_crossing_is_an_error(void)
     TST_CHECK(t == NULL);
     TST_STR_EQ(err, "centre line crosses itself at s=500 m at a shallow angle (11 degrees; a bridge needs at least 30)");
     int bad = -2;
-    TST_CHECK(trk_create_ex(p, (int)(sizeof p / sizeof p[0]), NULL, err, sizeof err, &bad) == NULL);
+    TST_CHECK(trk_create_ex(p, (int)(sizeof p / sizeof p[0]), NULL, err, sizeof err, &bad, NULL) == NULL);
     TST_CHECK(bad == 2);
     return 0;
 }
@@ -757,6 +824,7 @@ int main(void)
     TST_RUN(test_car_forces);
     TST_RUN(test_crossing_is_a_warning_and_hint_disambiguates);
     TST_RUN(test_folds_and_bad_points);
+    TST_RUN(test_shallow_fold_is_repaired);
     TST_RUN(test_shallow_crossing_is_an_error);
     return tst_report();
 }

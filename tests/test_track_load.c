@@ -144,7 +144,58 @@ static int test_ini_fold_is_attributed_to_its_line(void)
         len += snprintf(text + len, sizeof text - (size_t)len, "p = %.4f, %.4f, 5, %.1f\n", 25.0 * cos(a),
                         25.0 * sin(a), right);
     }
-    TST_STR_EQ(ini_err(text), "t.ini:14: track edges fold over: right width 40.0 m exceeds the corner radius 25.0 m");
+    TST_STR_EQ(ini_err(text), "t.ini:14: track edges fold over: right width 40.0 m exceeds the corner radius 25.0 m "
+                              "(too deep to repair: more than 2 m)");
+    char err[TRK_ERR_LEN];
+    TrkDef strict = trk_default_def();
+    strict.strict = true;
+    TST_CHECK(trk_load_ini_string(text, "t.ini", &strict, err, sizeof err) == NULL);
+    TST_STR_EQ(err, "t.ini:14: track edges fold over: right width 40.0 m exceeds the corner radius 25.0 m");
+    return 0;
+}
+
+/* tests/data/hairpin.csv: a 7 m hairpin 0.3 m too wide inside at its apex (line 48) loads repaired, with one
+ * warning naming that line; strict loading refuses it with the fold's message. */
+static int test_csv_fold_is_repaired_with_a_warning(void)
+{
+    char err[TRK_ERR_LEN];
+    TrkTrack *t = trk_load("tests/data/hairpin.csv", NULL, err, sizeof err);
+    if (!t)
+        fprintf(stderr, "%s\n", err);
+    TST_CHECK(t != NULL);
+    TST_STR_EQ(trk_warning(t), "tests/data/hairpin.csv:48: warning: track edges fold over at s=211 m: left width 7.30 m "
+                               "exceeds the corner radius 6.99 m; repaired: the left edge pulled in by up to 0.81 m "
+                               "over 6 m\n");
+    TST_CHECK(trk_summary(t).min_width_m > 7.0);
+    trk_free(t);
+    TrkDef strict = trk_default_def();
+    strict.strict = true;
+    TST_CHECK(trk_load("tests/data/hairpin.csv", &strict, err, sizeof err) == NULL);
+    TST_STR_EQ(err, "tests/data/hairpin.csv:48: track edges fold over: left width 7.3 m exceeds the corner radius 7.0 m");
+    return 0;
+}
+
+/* [track] line_margin: the racing line keeps that far from each edge. */
+static int test_ini_line_margin(void)
+{
+    char err[TRK_ERR_LEN];
+    const char *text = "[track]\nname = Square\nwidth = 10\nline_margin = 3\n[points]\n" SQUARE_PTS;
+    TrkTrack *t = trk_load_ini_string(text, "t.ini", NULL, err, sizeof err);
+    TST_CHECK(t != NULL);
+    double most = 0.0;
+    for (double s = 0.0; s < trk_length(t); s += 0.5)
+        most = fmax(most, fabs(trk_line_d(t, s, NULL)));
+    TST_CHECK(most <= 2.0 + 1e-9);
+    TST_CHECK(most > 1.9); /* the square's corners pull the line to its bound */
+    trk_free(t);
+    TST_STR_EQ(ini_err("[track]\nline_margin = 11\n[points]\n" SQUARE_PTS),
+               "t.ini:2: [track] line_margin: expected a number in 0..10 m, got '11'");
+    TST_STR_EQ(ini_err("[track]\nline_margin = -1\n[points]\n" SQUARE_PTS),
+               "t.ini:2: [track] line_margin: expected a number in 0..10 m, got '-1'");
+    TST_STR_EQ(ini_err("[track]\nline_margin = x\n[points]\n" SQUARE_PTS),
+               "t.ini:2: [track] line_margin: 'x' is not a number");
+    TST_STR_EQ(ini_err("[track]\nline_margin = 1\nline_margin = 2\n[points]\n" SQUARE_PTS),
+               "t.ini:3: duplicate key 'line_margin' in [track]");
     return 0;
 }
 
@@ -361,6 +412,8 @@ int main(void)
     TST_RUN(test_ini_errors);
     TST_RUN(test_ini_long_line);
     TST_RUN(test_ini_fold_is_attributed_to_its_line);
+    TST_RUN(test_csv_fold_is_repaired_with_a_warning);
+    TST_RUN(test_ini_line_margin);
     TST_RUN(test_csv_loads_right_width_first);
     TST_RUN(test_csv_errors);
     TST_RUN(test_files);

@@ -37,5 +37,26 @@ cp data/tracks/oval.ini "$tmp/oval.ini"
 "$prog" track "$tmp/oval.ini" --export "$tmp/oval.ini" >/dev/null 2>&1; [ $? -eq 2 ] && cmp -s "$tmp/oval.ini" data/tracks/oval.ini
 check "export onto the track file refused, file untouched" $?
 "$prog" track data/tracks/gp.ini --grip-use 2 >/dev/null 2>&1; [ $? -eq 2 ]; check "bad --grip-use exits 2" $?
+# a hairpin 0.3 m too wide inside: repaired with a warning on stderr; --strict refuses it as before
+hp=tests/data/hairpin.csv
+warn="$hp:48: warning: track edges fold over at s=211 m: left width 7.30 m exceeds the corner radius 6.99 m; repaired: the left edge pulled in by up to 0.81 m over 6 m"
+err=$("$prog" track "$hp" 2>&1 >/dev/null); rc=$?
+[ "$rc" -eq 0 ] && [ "$err" = "$warn" ]; check "a shallow fold loads with one warning on stderr" $?
+err=$("$prog" track --strict "$hp" 2>&1 >/dev/null); rc=$?
+[ "$rc" -eq 2 ] && [ "$err" = "$hp:48: track edges fold over: left width 7.3 m exceeds the corner radius 7.0 m" ]
+check "--strict refuses the fold with its line" $?
+# a race on it: the warning once on stderr, the car never off the track
+"$prog" run tests/data/hairpin_race.ini --headless --csv "$tmp/hp.csv" >/dev/null 2>"$tmp/hp.err"; rc=$?
+[ "$rc" -eq 0 ] && [ "$(cat "$tmp/hp.err")" = "$warn" ]; check "run prints the repair once on stderr" $?
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "offtrack_s") c = i } NR == 2 { exit !(c && $c == 0) }' "$tmp/hp.csv"
+check "the car stays on the repaired track" $?
+printf '[race]\ntrack = %s/%s\nlaps = 1\nstrict_track = true\n[grid]\ndriver = %s/tests/data/sim/driver.ini\n' \
+    "$PWD" "$hp" "$PWD" > "$tmp/strict.ini"
+err=$("$prog" run "$tmp/strict.ini" --headless 2>&1 >/dev/null); rc=$?
+[ "$rc" -eq 2 ] && [ "$err" = "$PWD/$hp:48: track edges fold over: left width 7.3 m exceeds the corner radius 7.0 m" ]
+check "[race] strict_track = true refuses the fold" $?
+sed 's/strict_track = true/strict_track = yes/' "$tmp/strict.ini" > "$tmp/strict_bad.ini"
+err=$("$prog" run "$tmp/strict_bad.ini" --headless 2>&1 >/dev/null)
+[ "$err" = "$tmp/strict_bad.ini:4: [race] strict_track: expected true or false, got 'yes'" ]; check "bad strict_track" $?
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

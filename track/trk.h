@@ -33,10 +33,14 @@ typedef struct TrkPointDef {
 typedef struct TrkDef {
     const char *name;      /* copied; "unnamed" when NULL */
     double sample_step_m;  /* arc-length resampling step, m (default 1.0) */
-    double line_margin_m;  /* racing line keeps this far from each edge, m (default 1.5: half a car + room) */
+    double line_margin_m;  /* racing line keeps this far from each edge, m (default 1.5: half a car + room); an INI
+                            * track's [track] line_margin replaces it */
     int line_iterations;   /* racing-line optimisation iterations (default: enough to converge) */
     bool skip_line;        /* true: no racing line (it stays on the centre line, d = 0): for checking a file only,
                             * since building the line is most of the cost of a load and can never fail */
+    bool strict;           /* true: refuse edges that fold over (the width on the inside of a corner beyond its
+                            * radius); false (default): repair a shallow fold by pulling the inside edge in, with a
+                            * warning (trk_warning) */
 } TrkDef;
 
 TrkDef trk_default_def(void);
@@ -75,7 +79,10 @@ bool trk_text_is_name(const char *s);
 
 void trk_free(TrkTrack *track);
 
-/* A warning from loading (e.g. "centre line crosses itself at s=812 m (treated as a bridge)"), or "" if none. */
+/* The warnings of loading, one a line, each ending in a newline, or "" if none: a bridge ("centre line crosses
+ * itself at s=812 m ...") or a repaired fold. From a file each line reads "path:line: warning: what" (the line of the
+ * control point concerned, 0 for none); from trk_create, "warning: what". At most 16 lines and one saying how many
+ * more there were. */
 const char *trk_warning(const TrkTrack *track);
 
 /* ---- queries ----------------------------------------------------------------------------------------------- */

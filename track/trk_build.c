@@ -21,6 +21,7 @@ TrkDef trk_default_def(void)
     def.line_margin_m = 1.5;
     def.line_iterations = 0; /* 0: the optimiser's own converged default */
     def.skip_line = false;
+    def.strict = false;
     return def;
 }
 
@@ -138,6 +139,8 @@ static double trk_cubic_invert(const TrkCubic *c, double u0, double u1, double p
  * Small helpers
  *--------------------------------------------------------------------------------------------------------------*/
 
+static void trk_warn_end(TrkTrack *t, const TrkWhere *where);
+
 static void trk_errf(char *err, size_t err_len, const char *fmt, ...)
 {
     if (!err || err_len == 0)
@@ -236,7 +239,7 @@ static void trk_fill_curvature(TrkTrack *t)
     }
 }
 
-static int trk_nearest_cp(const double *cp_s, int np, double length, double s)
+int trk_nearest_cp(const double *cp_s, int np, double length, double s)
 {
     int best = 0;
     double bd = INFINITY;
@@ -250,36 +253,6 @@ static int trk_nearest_cp(const double *cp_s, int np, double length, double s)
         }
     }
     return best;
-}
-
-/* The inner edge folds back where the width on the inside reaches the radius of curvature. */
-static int trk_check_folds(const TrkTrack *t, const TrkPointDef *p, const double *cp_s, int np, char *err,
-                           size_t err_len, int *bad)
-{
-    int worst = -1;
-    double worst_r = 1.0;
-    for (int i = 0; i < t->n; i++) {
-        const TrkSample *s = &t->samples[i];
-        double w = s->kappa > 0.0 ? s->left_m : s->right_m;
-        double r = w * fabs(s->kappa);
-        if (r > worst_r) {
-            worst_r = r;
-            worst = i;
-        }
-    }
-    if (worst < 0)
-        return 0;
-    /* Blamed on the nearest control point, quoting that point's width as written in the file. */
-    const TrkSample *s = &t->samples[worst];
-    int cp = trk_nearest_cp(cp_s, np, t->length_m, worst * t->ds_m);
-    int left = s->kappa > 0.0;
-    double w = left ? p[cp].left_m : p[cp].right_m;
-    if (w * fabs(s->kappa) <= 1.0) /* the point itself is fine: the width comes from interpolation */
-        w = left ? s->left_m : s->right_m;
-    *bad = cp;
-    trk_errf(err, err_len, "track edges fold over: %s width %.1f m exceeds the corner radius %.1f m",
-             left ? "left" : "right", w, 1.0 / fabs(s->kappa));
-    return 1;
 }
 
 /*----------------------------------------------------------------------------------------------------------------
@@ -367,7 +340,8 @@ static void trk_find_crossings(const TrkTrack *t, TrkCrossings *cr)
 }
 
 /* A bridge crosses at a clear angle; a shallow crossing means two stretches of road lie on top of each other. */
-static int trk_check_crossings(TrkTrack *t, const double *cp_s, int np, char *err, size_t err_len, int *bad)
+static int trk_check_crossings(TrkTrack *t, const double *cp_s, int np, const TrkWhere *where, char *err,
+                               size_t err_len, int *bad)
 {
     TrkCrossings cr;
     trk_find_crossings(t, &cr);
@@ -380,13 +354,14 @@ static int trk_check_crossings(TrkTrack *t, const double *cp_s, int np, char *er
                  cr.shallow_i * t->ds_m, cr.min_angle_deg);
         return 1;
     }
+    int cp = trk_nearest_cp(cp_s, np, t->length_m, cr.first_i * t->ds_m);
     if (cr.count == 1)
-        snprintf(t->warning, sizeof t->warning, "centre line crosses itself at s=%.0f m and s=%.0f m (treated as a bridge)",
+        trk_warn(t, where, cp, "centre line crosses itself at s=%.0f m and s=%.0f m (treated as a bridge)",
                  cr.first_i * t->ds_m, cr.first_j * t->ds_m);
     else
-        snprintf(t->warning, sizeof t->warning,
-                 "centre line crosses itself %d times, first at s=%.0f m and s=%.0f m (treated as bridges)", cr.count,
-                 cr.first_i * t->ds_m, cr.first_j * t->ds_m);
+        trk_warn(t, where, cp, "centre line crosses itself %d times, first at s=%.0f m and s=%.0f m (treated as "
+                               "bridges)",
+                 cr.count, cr.first_i * t->ds_m, cr.first_j * t->ds_m);
     return 0;
 }
 
@@ -409,7 +384,7 @@ static TrkTrack *trk_fail(TrkTrack *t, void *a, void *b, void *c)
 }
 
 TrkTrack *trk_create_ex(const TrkPointDef *points, int n, const TrkDef *def, char *err, size_t err_len,
-                        int *err_point)
+                        int *err_point, const TrkWhere *where)
 {
     TrkDef d = def ? *def : trk_default_def();
     int dummy;
@@ -481,9 +456,12 @@ TrkTrack *trk_create_ex(const TrkPointDef *points, int n, const TrkDef *def, cha
     trk_fill_samples(t, points, n, cub, pieces, seg_len, piece_len, cp_s);
     free(piece_len);
     trk_fill_curvature(t);
-    trk_close_samples(t); /* the racing line's optimiser already queries the table */
-    if (trk_check_folds(t, points, cp_s, n, err, err_len, bad) || trk_check_crossings(t, cp_s, n, err, err_len, bad))
+    int folded = d.strict ? trk_fold_check(t, points, cp_s, n, err, err_len, bad)
+                          : trk_fold_repair(t, points, cp_s, n, where, err, err_len, bad);
+    if (folded || trk_check_crossings(t, cp_s, n, where, err, err_len, bad))
         return trk_fail(t, cub, pieces, seg_len);
+    trk_warn_end(t, where);
+    trk_close_samples(t); /* the racing line's optimiser already queries the table */
     free(cub), free(pieces), free(seg_len);
     if (!d.skip_line)
         trk_line_compute(t, d.line_iterations);
@@ -493,7 +471,7 @@ TrkTrack *trk_create_ex(const TrkPointDef *points, int n, const TrkDef *def, cha
 
 TrkTrack *trk_create(const TrkPointDef *points, int n, const TrkDef *def, char *err, size_t err_len)
 {
-    return trk_create_ex(points, n, def, err, err_len, NULL);
+    return trk_create_ex(points, n, def, err, err_len, NULL, NULL);
 }
 
 void trk_free(TrkTrack *track)
@@ -501,10 +479,53 @@ void trk_free(TrkTrack *track)
     if (!track)
         return;
     free(track->samples);
+    free(track->warnings);
     free(track);
 }
 
 const char *trk_warning(const TrkTrack *track)
 {
-    return track->warning;
+    return track->warnings ? track->warnings : "";
+}
+
+/* One warning line; a warning that finds no memory is dropped: it must not fail a load. */
+static void trk_warn_line(TrkTrack *t, const TrkWhere *where, int point, const char *msg)
+{
+    char line[TRK_ERR_LEN + 1100];
+    if (where && where->path)
+        snprintf(line, sizeof line, "%.1024s:%d: warning: %s", where->path,
+                 point >= 0 && where->lines ? where->lines[point] : 0, msg);
+    else
+        snprintf(line, sizeof line, "warning: %s", msg);
+    trk_text_printable(line);
+    size_t old = t->warnings ? strlen(t->warnings) : 0, add = strlen(line);
+    char *w = realloc(t->warnings, old + add + 2);
+    if (!w)
+        return;
+    memcpy(w + old, line, add);
+    w[old + add] = '\n';
+    w[old + add + 1] = '\0';
+    t->warnings = w;
+}
+
+/* Past TRK_MAX_WARNINGS a warning is only counted; trk_warn_end says how many were left out. */
+void trk_warn(TrkTrack *t, const TrkWhere *where, int point, const char *fmt, ...)
+{
+    if (t->warning_count++ >= TRK_MAX_WARNINGS)
+        return;
+    char msg[TRK_ERR_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    trk_warn_line(t, where, point, msg);
+}
+
+static void trk_warn_end(TrkTrack *t, const TrkWhere *where)
+{
+    if (t->warning_count <= TRK_MAX_WARNINGS)
+        return;
+    char msg[64];
+    snprintf(msg, sizeof msg, "%d more warnings not shown", t->warning_count - TRK_MAX_WARNINGS);
+    trk_warn_line(t, where, -1, msg);
 }

@@ -7,7 +7,6 @@
 #define TRK_INLINE_H
 
 #define TRK_NAME_LEN 64
-#define TRK_WARN_LEN 256
 
 /* One row of the arc-length table; sample i sits at s = i * ds. Kept together for cache locality. */
 typedef struct TrkSample {
@@ -23,7 +22,8 @@ typedef struct TrkSample {
 
 struct TrkTrack {
     char name[TRK_NAME_LEN];
-    char warning[TRK_WARN_LEN];
+    char *warnings;    /* NULL or warning lines, each ending in a newline (trk_warning) */
+    int warning_count; /* including those not kept */
     double length_m;
     double ds_m; /* length / n */
     int n;       /* samples */

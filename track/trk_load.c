@@ -152,9 +152,10 @@ static void trk_set_err(char *err, size_t err_len, const char *path, int line, c
     }
 }
 
-/* Common tail of both loaders: point count, closing duplicate, then the geometry checks of trk_create. */
+/* Common tail of both loaders: point count, closing duplicate, then the geometry checks of trk_create. A
+ * line_margin_m >= 0 (the file's own) replaces def's. */
 static TrkTrack *trk_build(TrkPointList *l, const char *name, const char *path, const TrkDef *def, char *err,
-                           size_t err_len, const char *dup_prefix)
+                           size_t err_len, const char *dup_prefix, double line_margin_m)
 {
     char msg[TRK_ERR_LEN];
     if (l->n < 4) {
@@ -170,8 +171,11 @@ static TrkTrack *trk_build(TrkPointList *l, const char *name, const char *path, 
     }
     TrkDef d = def ? *def : trk_default_def();
     d.name = name;
+    if (line_margin_m >= 0.0)
+        d.line_margin_m = line_margin_m;
     int bad = -1;
-    TrkTrack *t = trk_create_ex(l->pts, l->n, &d, msg, sizeof msg, &bad);
+    TrkWhere where = {path, l->lines};
+    TrkTrack *t = trk_create_ex(l->pts, l->n, &d, msg, sizeof msg, &bad, &where);
     if (!t)
         trk_set_err(err, err_len, path, bad >= 0 && bad < l->n ? l->lines[bad] : 0, msg);
     return t;
@@ -186,8 +190,9 @@ typedef struct TrkIni {
     const char *p, *end; /* unread text */
     int line;            /* lines handed to inih so far: the current line inside the handler */
     char name[TRK_NAME_LEN];
-    int has_name, has_width;
+    int has_name, has_width, has_line_margin;
     double width_m;
+    double line_margin_m;
     TrkPointList list;
     int err_line; /* 0: no error yet */
     char err[TRK_ERR_LEN];
@@ -267,6 +272,27 @@ static void trk_ini_point(TrkIni *s, const char *value)
         trk_ini_fail(s, "out of memory");
 }
 
+/* [track] line_margin: how far the racing line keeps from each edge, m. */
+static void trk_ini_line_margin(TrkIni *s, const char *value)
+{
+    if (s->has_line_margin) {
+        trk_ini_fail(s, "duplicate key 'line_margin' in [track]");
+        return;
+    }
+    const char *b = value, *e = value + strlen(value);
+    trk_trim(&b, &e);
+    char msg[TRK_ERR_LEN];
+    if (!trk_field_num(b, e, &s->line_margin_m, msg, sizeof msg, "[track] line_margin: ")) {
+        trk_ini_fail(s, "%s", msg);
+        return;
+    }
+    if (!(s->line_margin_m >= 0.0 && s->line_margin_m <= TRK_MAX_LINE_MARGIN_M)) {
+        trk_ini_fail(s, "[track] line_margin: expected a number in 0..%.0f m, got '%s'", TRK_MAX_LINE_MARGIN_M, b);
+        return;
+    }
+    s->has_line_margin = 1;
+}
+
 static void trk_ini_track_key(TrkIni *s, const char *name, const char *value)
 {
     if (strcmp(name, "name") == 0) {
@@ -299,6 +325,8 @@ static void trk_ini_track_key(TrkIni *s, const char *name, const char *value)
             return;
         }
         s->has_width = 1;
+    } else if (strcmp(name, "line_margin") == 0) {
+        trk_ini_line_margin(s, value);
     } else {
         char q[48];
         trk_quote(q, sizeof q, name, strlen(name));
@@ -350,7 +378,8 @@ TrkTrack *trk_load_ini_string(const char *text, const char *path, const TrkDef *
         for (int i = 0; i < s.list.n; i++)
             if (!s.list.has_width[i])
                 s.list.pts[i].left_m = s.list.pts[i].right_m = 0.5 * w;
-        t = trk_build(&s.list, s.has_name ? s.name : "unnamed", path, def, err, err_len, "[points] p: ");
+        t = trk_build(&s.list, s.has_name ? s.name : "unnamed", path, def, err, err_len, "[points] p: ",
+                      s.has_line_margin ? s.line_margin_m : -1.0);
     }
     trk_list_free(&s.list);
     return t;
@@ -440,7 +469,7 @@ TrkTrack *trk_load_csv_string(const char *text, const char *path, const TrkDef *
     }
     char name[TRK_NAME_LEN];
     trk_name_from_path(name, sizeof name, path);
-    TrkTrack *t = trk_build(&l, name, path, def, err, err_len, "");
+    TrkTrack *t = trk_build(&l, name, path, def, err, err_len, "", -1.0);
     trk_list_free(&l);
     return t;
 }
