@@ -83,6 +83,43 @@ int rnd_track_build(RndTrackGeom *geom, const TrkTrack *track);
 void rnd_track_free(RndTrackGeom *geom);
 void rnd_track_draw(RndTrackGeom *geom, SDL_Renderer *r, const RndCamera *cam);
 
+/* ---- labels that do not overlap (rnd_labels.c) ------------------------------------------------------------------ */
+
+#define RND_MAX_LABELS SIM_MAX_CARS
+
+typedef struct RndLabels {
+    SDL_FRect rects[RND_MAX_LABELS];
+    int count;
+} RndLabels;
+
+void rnd_labels_clear(RndLabels *set);
+/* True when r overlaps no label placed so far. */
+bool rnd_labels_free(const RndLabels *set, const SDL_FRect *r);
+/* Places a w x h label near the anchor (ax, ay), `gap` px away, in the first of a few spots around it that is
+ * free and inside bounds (NULL: anywhere); false (nothing placed) when none is. */
+bool rnd_labels_place(RndLabels *set, float ax, float ay, float w, float h, float gap, const SDL_FRect *bounds,
+                      SDL_FRect *out);
+
+/* ---- track map (rnd_minimap.c) ----------------------------------------------------------------------------------- */
+
+/* The track's outline in unit coordinates of its bounds (built once per track) and its screen vertices for the
+ * box last drawn into. */
+typedef struct RndMinimap {
+    int n;
+    float *ux, *uy;        /* [0, 1] across the bounds, y down */
+    double min_x_m, min_y_m, w_m, h_m;
+    SDL_FRect box;         /* the panel the vertices were laid out for */
+    SDL_Vertex *verts;     /* 4 per segment */
+    int *indices;          /* 6 per segment */
+} RndMinimap;
+
+int rnd_minimap_build(RndMinimap *map, const RndTrackGeom *geom);
+void rnd_minimap_free(RndMinimap *map);
+/* The panel's rectangle in a window view_w wide (top right). */
+SDL_FRect rnd_minimap_panel(const RndMinimap *map, int view_w);
+void rnd_minimap_draw(SDL_Renderer *r, RndText *text, RndMinimap *map, const RndFrame *frame, int selected,
+                      int view_w);
+
 /* ---- cars (rnd_cars.c) ----------------------------------------------------------------------------------------- */
 
 typedef struct RndCarDraw {
@@ -150,6 +187,7 @@ struct RndView {
     SDL_Renderer *renderer;
     RndText *text;
     RndTrackGeom geom;
+    RndMinimap minimap;
     RndCamera cam;
     RndUi ui;
     RndHudState hud;

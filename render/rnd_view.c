@@ -45,6 +45,7 @@ void rnd_view_destroy(RndView *view)
     if (!view)
         return;
     rnd_track_free(&view->geom);
+    rnd_minimap_free(&view->minimap);
     rnd_hud_free(&view->hud);
     rnd_text_destroy(view->text);
     free(view);
@@ -60,6 +61,7 @@ static void rnd_view_insets(RndView *view, bool has_selection)
 void rnd_view_reset(RndView *view, const SimWorld *world)
 {
     rnd_track_build(&view->geom, sim_world_track(world));
+    rnd_minimap_build(&view->minimap, &view->geom);
     int w = 0, h = 0;
     SDL_GetRendererOutputSize(view->renderer, &w, &h);
     view->cam.view_w = w;
@@ -244,6 +246,8 @@ void rnd_view_draw(RndView *view, const RndFrame *frame)
     if (view->ui.inspector && sel >= 0)
         rnd_inspector_draw_overlay(r, &view->cam, frame, sel);
     rnd_cars_draw(r, view->text, &view->cam, frame, sel, view->cars);
+    if (view->cam.mode != RND_CAM_OVERVIEW) /* the overview shows the whole track already */
+        rnd_minimap_draw(r, view->text, &view->minimap, frame, sel, w);
     rnd_hud_draw(r, view->text, &view->hud, frame, &view->ui, &view->cam, w, h);
     if (view->ui.inspector && sel >= 0)
         rnd_inspector_draw_panel(r, view->text, frame, sel, w, h);

@@ -289,6 +289,30 @@ static int test_follow_camera_centres_selected(void)
     return 0;
 }
 
+/* The track map: in follow mode a panel at the top right holds the track's outline and both cars as dots in their
+ * colours (the cars are far apart on the track, so both can only be there as dots); the overview has none. */
+static int test_minimap_in_follow_mode(void)
+{
+    Fixture f;
+    TST_CHECK(fixture_open(&f) == 0);
+    const uint8_t outline[3] = {175, 178, 188};
+    rnd_view_ui(f.view)->selected = 1;
+    draw(&f, NULL);
+    TST_CHECK(count_colour(&f, W - 250, 0, W, 190, outline) == 0);
+    rnd_view_camera(f.view)->mode = RND_CAM_FOLLOW;
+    draw(&f, NULL);
+    TST_CHECK(count_colour(&f, W - 250, 0, W, 190, outline) > 300);
+    TST_CHECK(count_colour(&f, W - 250, 0, W, 190, car_a_rgb) >= 20);
+    TST_CHECK(count_colour(&f, W - 250, 0, W, 190, car_b_rgb) >= 20);
+    /* the selected car is ringed in white */
+    const uint8_t white[3] = {255, 255, 255};
+    TST_CHECK(count_colour(&f, W - 250, 0, W, 190, white) >= 20);
+    /* the map stays clear of the standings tower */
+    TST_CHECK(count_colour(&f, 0, 0, rnd_view_camera(f.view)->inset_left_px, H, outline) == 0);
+    fixture_close(&f);
+    return 0;
+}
+
 static int test_hud_text_in_tower(void)
 {
     Fixture f;
@@ -720,6 +744,7 @@ int main(void)
     TST_RUN(test_track_and_grass);
     TST_RUN(test_cars_drawn_in_their_colours);
     TST_RUN(test_follow_camera_centres_selected);
+    TST_RUN(test_minimap_in_follow_mode);
     TST_RUN(test_hud_text_in_tower);
     TST_RUN(test_inspector_panel);
     TST_RUN(test_save_bmp);
