@@ -122,6 +122,23 @@ typedef struct RndActions {
 
 typedef struct RndView RndView;
 
+#define RND_BATTLE_S 1.0 /* s: a car this close behind the car ahead is in a fight for the place */
+
+/* One line of the tower, in race order. */
+typedef struct RndTimingRow {
+    int car;
+    bool has_gap;          /* false for the leader, a retired car and before the first timing point */
+    double gap_s;          /* to the leader */
+    bool has_interval;
+    double interval_s;     /* to the car ahead */
+    int laps_down;         /* laps behind the leader (running leader) */
+    int laps_behind_ahead; /* laps behind the car ahead */
+    int gained;            /* places gained since the start (negative: lost) */
+    bool battle;           /* within RND_BATTLE_S of the car ahead, both racing */
+    bool fastest;          /* holds the race's fastest lap */
+} RndTimingRow;
+
+
 RndView *rnd_view_create(SDL_Renderer *renderer, const RndViewDef *def, char *err, size_t err_len);
 void rnd_view_destroy(RndView *view);
 /* Starts watching a (new) race: rebuilds the track geometry, fits the camera, clears the ticker and timing. */
@@ -137,6 +154,9 @@ RndUi *rnd_view_ui(RndView *view);
 RndCamera *rnd_view_camera(RndView *view);
 /* Where the view drew a car last frame (pixel centre); false when it was not drawn. */
 bool rnd_view_car_screen_pos(const RndView *view, int car_id, float *sx, float *sy);
+
+/* The standings tower's figures: one row per car in race order; returns the count (at most SIM_MAX_CARS). */
+int rnd_view_timing(const RndView *view, const SimWorld *world, RndTimingRow *rows);
 
 /* Reads the renderer's output (after drawing, before presenting) as rows of 24-bit RGB (pitch 3 * w); the caller
  * frees it. NULL with a message on failure. */

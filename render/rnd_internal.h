@@ -130,11 +130,30 @@ typedef struct RndCarDraw {
 void rnd_cars_draw(SDL_Renderer *r, RndText *text, const RndCamera *cam, const RndFrame *frame, int selected,
                    RndCarDraw *out);
 
+/* ---- timing (rnd_timing.c) -------------------------------------------------------------------------------------- */
+
+#define RND_GAP_STEP_M 5.0 /* resolution of the leader's timing table */
+
+/* When the leading position first reached each distance mark, from where the leader started, and the grid order. */
+typedef struct RndTiming {
+    double *lead_time_s;        /* time the leader first reached mark i (at base_m + i * RND_GAP_STEP_M) */
+    int lead_marks, lead_cap;
+    double base_m;              /* race distance of mark 0: the leader's at the start */
+    double lead_dist_m;         /* the leader's race distance when last observed ... */
+    double lead_seen_s;         /* ... and the time then */
+    int grid_pos[SIM_MAX_CARS]; /* 1-based position at the start, by car id */
+} RndTiming;
+
+void rnd_timing_reset(RndTiming *t, const SimWorld *world);
+void rnd_timing_free(RndTiming *t);
+void rnd_timing_observe(RndTiming *t, const SimWorld *world);
+/* Fills one row per car in race order (rnd.h); returns the count. */
+int rnd_timing_rows(const RndTiming *t, const SimWorld *world, RndTimingRow *rows);
+
 /* ---- HUD (rnd_hud.c) ------------------------------------------------------------------------------------------ */
 
 #define RND_TICKER_LEN 6
 #define RND_TICKER_LABEL (DRV_NAME_LEN + 16) /* "#number name" */
-#define RND_GAP_STEP_M 5.0 /* resolution of the leader's timing table */
 
 /* An event as the ticker shows it. The line is laid out when drawn, with the font: the cars' labels are kept whole
  * here and shortened then, each to its share of the panel, so a long name never pushes the other car (or the
@@ -147,25 +166,29 @@ typedef struct RndTickerItem {
     char b[RND_TICKER_LABEL];   /* the second car, "" when the event has one */
 } RndTickerItem;
 
-/* What the HUD remembers between frames: recent events and when the leader passed each distance mark, so the
- * tower shows real time gaps (the time since the leader was where this car is now). */
+/* What the HUD remembers between frames: recent events. */
 typedef struct RndHudState {
     RndTickerItem ticker[RND_TICKER_LEN];
     int ticker_count;           /* newest at index 0 */
     long last_event_tick;       /* events up to this tick are already in the ticker */
-    int seen_events;            /* events already read when the list is cumulative */
-    double *lead_time_s;        /* time the leader first reached mark i * RND_GAP_STEP_M */
-    int lead_marks, lead_cap;
-    double last_time_s;
 } RndHudState;
 
 void rnd_hud_reset(RndHudState *hud);
-void rnd_hud_free(RndHudState *hud);
 void rnd_hud_observe(RndHudState *hud, const SimWorld *world);
-/* Width of the standings tower for the camera's inset. */
-int rnd_hud_tower_width(RndText *text);
-void rnd_hud_draw(SDL_Renderer *r, RndText *text, const RndHudState *hud, const RndFrame *frame, const RndUi *ui,
-                  const RndCamera *cam, int view_w, int view_h);
+void rnd_hud_draw(SDL_Renderer *r, RndText *text, const RndHudState *hud, const RndTiming *timing,
+                  const RndFrame *frame, const RndUi *ui, const RndCamera *cam, int view_w, int view_h);
+/* ---- the standings tower (rnd_tower.c) --------------------------------------------------------------------------- */
+
+#define RND_PANEL_PAD 6.0f
+#define RND_TOWER_X 10.0f
+
+/* Width of the standings tower (the HUD column) for the camera's inset. */
+int rnd_tower_width(RndText *text);
+/* The standings from y down, leaving reserve_px at the bottom of the window; see-through when `translucent`
+ * (the camera is close in and cars may pass under it). Returns the bottom edge. */
+float rnd_tower_draw(SDL_Renderer *r, RndText *text, const RndTiming *timing, const RndFrame *frame, int selected,
+                     float y, float reserve_px, int view_h, bool translucent);
+
 void rnd_hud_draw_help(SDL_Renderer *r, RndText *text, int view_w, int view_h);
 void rnd_hud_draw_results(SDL_Renderer *r, RndText *text, const RndFrame *frame, int view_w, int view_h);
 /* Formats a time as m:ss.mmm (or s.mmm below a minute). */
@@ -191,6 +214,7 @@ struct RndView {
     RndCamera cam;
     RndUi ui;
     RndHudState hud;
+    RndTiming timing;
     RndCarDraw cars[SIM_MAX_CARS];
     int car_count;
     bool dragging;

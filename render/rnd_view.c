@@ -46,7 +46,7 @@ void rnd_view_destroy(RndView *view)
         return;
     rnd_track_free(&view->geom);
     rnd_minimap_free(&view->minimap);
-    rnd_hud_free(&view->hud);
+    rnd_timing_free(&view->timing);
     rnd_text_destroy(view->text);
     free(view);
 }
@@ -54,7 +54,7 @@ void rnd_view_destroy(RndView *view)
 /* The screen area the HUD column and the inspector panel cover, which the overview keeps the track out of. */
 static void rnd_view_insets(RndView *view, bool has_selection)
 {
-    view->cam.inset_left_px = rnd_hud_tower_width(view->text) + 10;
+    view->cam.inset_left_px = rnd_tower_width(view->text) + 10;
     view->cam.inset_bottom_px = view->ui.inspector && has_selection ? rnd_inspector_panel_height(view->text) + 10 : 0;
 }
 
@@ -69,14 +69,24 @@ void rnd_view_reset(RndView *view, const SimWorld *world)
     rnd_view_insets(view, view->ui.selected >= 0);
     rnd_camera_init(&view->cam, view->geom.min_x_m, view->geom.min_y_m, view->geom.max_x_m, view->geom.max_y_m);
     rnd_hud_reset(&view->hud);
+    rnd_timing_reset(&view->timing, world);
     view->car_count = 0;
     if (view->ui.selected >= sim_world_car_count(world))
         view->ui.selected = sim_world_car_count(world) > 0 ? 0 : -1;
 }
 
-void rnd_view_observe(RndView *view, const SimWorld *world) { rnd_hud_observe(&view->hud, world); }
+void rnd_view_observe(RndView *view, const SimWorld *world)
+{
+    rnd_hud_observe(&view->hud, world);
+    rnd_timing_observe(&view->timing, world);
+}
 
 RndUi *rnd_view_ui(RndView *view) { return &view->ui; }
+
+int rnd_view_timing(const RndView *view, const SimWorld *world, RndTimingRow *rows)
+{
+    return rnd_timing_rows(&view->timing, world, rows);
+}
 
 RndCamera *rnd_view_camera(RndView *view) { return &view->cam; }
 
@@ -248,7 +258,7 @@ void rnd_view_draw(RndView *view, const RndFrame *frame)
     rnd_cars_draw(r, view->text, &view->cam, frame, sel, view->cars);
     if (view->cam.mode != RND_CAM_OVERVIEW) /* the overview shows the whole track already */
         rnd_minimap_draw(r, view->text, &view->minimap, frame, sel, w);
-    rnd_hud_draw(r, view->text, &view->hud, frame, &view->ui, &view->cam, w, h);
+    rnd_hud_draw(r, view->text, &view->hud, &view->timing, frame, &view->ui, &view->cam, w, h);
     if (view->ui.inspector && sel >= 0)
         rnd_inspector_draw_panel(r, view->text, frame, sel, w, h);
     if (sim_world_done(world) && !view->ui.results_hidden)
