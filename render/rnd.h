@@ -154,6 +154,9 @@ RndUi *rnd_view_ui(RndView *view);
 RndCamera *rnd_view_camera(RndView *view);
 /* Where the view drew a car last frame (pixel centre); false when it was not drawn. */
 bool rnd_view_car_screen_pos(const RndView *view, int car_id, float *sx, float *sy);
+/* Where the view drew a car's number tag last frame; false when it had none (the number on a large body, or a tag
+ * left out because it would have covered another). */
+bool rnd_view_car_tag(const RndView *view, int car_id, SDL_FRect *rect);
 
 /* The standings tower's figures: one row per car in race order; returns the count (at most SIM_MAX_CARS). */
 int rnd_view_timing(const RndView *view, const SimWorld *world, RndTimingRow *rows);

@@ -85,7 +85,7 @@ void rnd_track_draw(RndTrackGeom *geom, SDL_Renderer *r, const RndCamera *cam);
 
 /* ---- labels that do not overlap (rnd_labels.c) ------------------------------------------------------------------ */
 
-#define RND_MAX_LABELS SIM_MAX_CARS
+#define RND_MAX_LABELS (2 * SIM_MAX_CARS) /* tags and the marks they keep clear of */
 
 typedef struct RndLabels {
     SDL_FRect rects[RND_MAX_LABELS];
@@ -125,6 +125,9 @@ void rnd_minimap_draw(SDL_Renderer *r, RndText *text, RndMinimap *map, const Rnd
 typedef struct RndCarDraw {
     bool drawn;
     float sx, sy;
+    bool wants_tag;  /* too small on screen for its number on the body */
+    bool tagged;     /* its number tag was drawn, at tag */
+    SDL_FRect tag;
 } RndCarDraw;
 
 void rnd_cars_draw(SDL_Renderer *r, RndText *text, const RndCamera *cam, const RndFrame *frame, int selected,

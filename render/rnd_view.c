@@ -99,6 +99,14 @@ bool rnd_view_car_screen_pos(const RndView *view, int car_id, float *sx, float *
     return true;
 }
 
+bool rnd_view_car_tag(const RndView *view, int car_id, SDL_FRect *rect)
+{
+    if (car_id < 0 || car_id >= view->car_count || !view->cars[car_id].tagged)
+        return false;
+    *rect = view->cars[car_id].tag;
+    return true;
+}
+
 /* ---- input ----------------------------------------------------------------------------------------------------- */
 
 /* The next car in race order after the selected one (dir = +1) or before it (dir = -1). */

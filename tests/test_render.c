@@ -345,6 +345,38 @@ static int test_tower_timing(void)
     return 0;
 }
 
+/* Overview tags: eight cars within 20 m are a few pixels apart; their number tags must not pile into a block. Each
+ * tag drawn overlaps no other, the leader's and the selected car's are drawn, the rest get what room is left (the
+ * cars' own marks are kept clear too, so in so tight a bunch that is little). */
+static int test_overview_tags_do_not_overlap(void)
+{
+    Fixture f;
+    TST_CHECK(fixture_begin(&f, 3, 0.0) == 0);
+    for (int i = 0; i < 8; i++) {
+        double s = 300.0 - 2.5 * i;
+        TST_CHECK(add_car_moving(f.world, "Bunch", 10 + i, i % 2 ? car_a_rgb : car_b_rgb, s, i % 2 ? 2.0 : -2.0,
+                                 30.0, s) == i);
+    }
+    TST_CHECK(fixture_view(&f) == 0);
+    step_observed(&f, 1);
+    rnd_view_ui(f.view)->selected = 5;
+    draw(&f, NULL);
+    SDL_FRect tags[8];
+    bool has[8];
+    int drawn = 0;
+    for (int i = 0; i < 8; i++) {
+        has[i] = rnd_view_car_tag(f.view, i, &tags[i]);
+        drawn += has[i];
+    }
+    TST_CHECK(has[sim_world_order(f.world)[0]] && has[5]);
+    TST_CHECK(drawn >= 2);
+    for (int i = 0; i < 8; i++)
+        for (int j = i + 1; j < 8; j++)
+            TST_CHECK(!has[i] || !has[j] || !SDL_HasIntersectionF(&tags[i], &tags[j]));
+    fixture_close(&f);
+    return 0;
+}
+
 static int test_hud_text_in_tower(void)
 {
     Fixture f;
@@ -778,6 +810,7 @@ int main(void)
     TST_RUN(test_follow_camera_centres_selected);
     TST_RUN(test_minimap_in_follow_mode);
     TST_RUN(test_tower_timing);
+    TST_RUN(test_overview_tags_do_not_overlap);
     TST_RUN(test_hud_text_in_tower);
     TST_RUN(test_inspector_panel);
     TST_RUN(test_save_bmp);
