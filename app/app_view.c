@@ -82,6 +82,8 @@ static RndCameraMode app_view_camera(const AppViewOpts *opts, RndCameraMode fall
         return fallback;
     if (strcmp(opts->camera, "follow") == 0)
         return RND_CAM_FOLLOW;
+    if (strcmp(opts->camera, "director") == 0)
+        return RND_CAM_DIRECTOR;
     return strcmp(opts->camera, "overview") == 0 ? RND_CAM_OVERVIEW : fallback;
 }
 
@@ -375,7 +377,7 @@ int app_view_window(const SimRace *race, const AppViewOpts *opts)
         fprintf(stderr, "racesim: %s\n", L->err);
         goto done;
     }
-    rnd_view_camera(L->view)->mode = app_view_camera(opts, RND_CAM_OVERVIEW);
+    rnd_view_camera(L->view)->mode = app_view_camera(opts, RND_CAM_DIRECTOR);
     if (app_loop_start_race(L) != 0) {
         fprintf(stderr, "racesim: %s\n", L->err);
         rc = 2;

@@ -51,7 +51,8 @@ RndPose rnd_pose_lerp(const RndSnapshot *prev, const SimCar *car, double alpha);
 typedef enum RndCameraMode {
     RND_CAM_OVERVIEW = 0, /* the whole track fitted to the window */
     RND_CAM_FOLLOW,       /* centred on the selected car */
-    RND_CAM_FREE          /* where the user zoomed and dragged it */
+    RND_CAM_FREE,         /* where the user zoomed and dragged it */
+    RND_CAM_DIRECTOR      /* the TV director's choice: the closest fight, a fresh pass or contact, the leader */
 } RndCameraMode;
 
 /* World metres (x right, y up) to screen pixels (y down). */
@@ -157,6 +158,8 @@ bool rnd_view_car_screen_pos(const RndView *view, int car_id, float *sx, float *
 /* Where the view drew a car's number tag last frame; false when it had none (the number on a large body, or a tag
  * left out because it would have covered another). */
 bool rnd_view_car_tag(const RndView *view, int car_id, SDL_FRect *rect);
+/* The director's shot: the car it follows and its rival (-1 for none); false before a race is set. */
+bool rnd_view_director_shot(const RndView *view, int *car, int *rival);
 
 /* The standings tower's figures: one row per car in race order; returns the count (at most SIM_MAX_CARS). */
 int rnd_view_timing(const RndView *view, const SimWorld *world, RndTimingRow *rows);

@@ -153,6 +153,27 @@ void rnd_timing_observe(RndTiming *t, const SimWorld *world);
 /* Fills one row per car in race order (rnd.h); returns the count. */
 int rnd_timing_rows(const RndTiming *t, const SimWorld *world, RndTimingRow *rows);
 
+/* ---- the TV director (rnd_director.c) ---------------------------------------------------------------------------- */
+
+typedef enum RndShotReason { RND_SHOT_LEADER = 0, RND_SHOT_FIGHT, RND_SHOT_PASS, RND_SHOT_CONTACT } RndShotReason;
+
+/* Who the director camera shows and since when (race time), plus the latest pass or contact not cut to yet. */
+typedef struct RndDirector {
+    int car, rival;            /* rival: the car it fights or just met, -1 for none */
+    RndShotReason reason;
+    double shot_start_s;
+    int pending_car, pending_rival;
+    RndShotReason pending_reason;
+    double pending_s;
+    long last_event_tick;
+} RndDirector;
+
+void rnd_director_reset(RndDirector *d, const SimWorld *world);
+/* After every sim step, with the timing already updated for it. */
+void rnd_director_observe(RndDirector *d, const RndTiming *timing, const SimWorld *world);
+void rnd_director_draw_caption(SDL_Renderer *r, RndText *text, const RndDirector *d, const SimWorld *world,
+                               float left_px, float right_px);
+
 /* ---- HUD (rnd_hud.c) ------------------------------------------------------------------------------------------ */
 
 #define RND_TICKER_LEN 6
@@ -218,6 +239,7 @@ struct RndView {
     RndUi ui;
     RndHudState hud;
     RndTiming timing;
+    RndDirector director;
     RndCarDraw cars[SIM_MAX_CARS];
     int car_count;
     bool dragging;

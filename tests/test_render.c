@@ -377,6 +377,82 @@ static int test_overview_tags_do_not_overlap(void)
     return 0;
 }
 
+static int count_events(const SimWorld *world, SimEventType type);
+
+/* ---- the TV director ------------------------------------------------------------------------------------------ */
+
+/* Cars held at constant speeds in lanes of their own. */
+static int director_world(Fixture *f, const double s_m[], const double d_m[], const double v_mps[], int n)
+{
+    if (fixture_begin(f, 5, 0.0) != 0)
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (add_car_moving(f->world, "Car", i + 1, i % 2 ? car_a_rgb : car_b_rgb, s_m[i], d_m[i], v_mps[i], s_m[i]) !=
+            i)
+            return -1;
+    return fixture_view(f);
+}
+
+static int test_director_picks_closest_fight(void)
+{
+    /* A leads alone; C is 0.67 s behind B (the fight); D is far back */
+    const double s[4] = {700.0, 560.0, 540.0, 400.0}, d[4] = {0.0, -3.0, 3.0, 0.0}, v[4] = {30.0, 30.0, 30.0, 30.0};
+    Fixture f;
+    TST_CHECK(director_world(&f, s, d, v, 4) == 0);
+    int car, rival;
+    TST_CHECK(rnd_view_director_shot(f.view, &car, &rival) && car == 0 && rival == -1); /* the front of the grid */
+    step_observed(&f, 1000);
+    TST_CHECK(rnd_view_director_shot(f.view, &car, &rival));
+    TST_CHECK(car == 2 && rival == 1);
+    /* the camera and the caption follow it, and the selection is the director's car */
+    rnd_view_camera(f.view)->mode = RND_CAM_DIRECTOR;
+    draw(&f, NULL);
+    TST_CHECK(rnd_view_ui(f.view)->selected == 2);
+    float cx, cy, bx, by;
+    TST_CHECK(rnd_view_car_screen_pos(f.view, 2, &cx, &cy) && rnd_view_car_screen_pos(f.view, 1, &bx, &by));
+    const RndCamera *cam = rnd_view_camera(f.view);
+    TST_NEAR(0.5 * (cx + bx), cam->inset_left_px + (W - cam->inset_left_px) * 0.5, 1.0); /* both in the shot */
+    fixture_close(&f);
+    return 0;
+}
+
+/* The latest pass or contact in the world's events (NULL when none). */
+static const SimEvent *last_meeting(const SimWorld *world)
+{
+    int count = 0;
+    const SimEvent *ev = sim_world_events(world, &count), *last = NULL;
+    for (int i = 0; i < count; i++)
+        if (ev[i].type == SIM_EV_OVERTAKE || ev[i].type == SIM_EV_COLLISION)
+            last = &ev[i];
+    return last;
+}
+
+static int test_director_holds_shots(void)
+{
+    /* B is 0.33 s behind A from the start, a fight known within half a second; the director still holds its first
+     * shot (the leader) for 3 s. D, faster, runs into C and past it from 3.5 s on: the director cuts to that (the
+     * car of the latest pass or contact, the other as its rival) only once the fight has been shown 3 s. */
+    const double s[4] = {700.0, 690.0, 500.0, 470.0}, d[4] = {0.0, -3.0, -3.0, 3.0}, v[4] = {30.0, 30.0, 30.0, 36.0};
+    Fixture f;
+    TST_CHECK(director_world(&f, s, d, v, 4) == 0);
+    int car, rival;
+    step_observed(&f, 290);
+    TST_CHECK(rnd_view_director_shot(f.view, &car, &rival) && car == 0 && rival == -1);
+    TST_CHECK(last_meeting(f.world) == NULL);
+    step_observed(&f, 20);
+    TST_CHECK(rnd_view_director_shot(f.view, &car, &rival) && car == 1 && rival == 0);
+    step_observed(&f, 250); /* 5.6 s: C and D have met, but the fight's shot is not 3 s old */
+    const SimEvent *ev = last_meeting(f.world);
+    TST_CHECK(ev != NULL && ev->tick > 310);
+    TST_CHECK(rnd_view_director_shot(f.view, &car, &rival) && car == 1 && rival == 0);
+    step_observed(&f, 60);
+    ev = last_meeting(f.world);
+    TST_CHECK(rnd_view_director_shot(f.view, &car, &rival) && car == ev->a && rival == ev->b);
+    TST_CHECK((car == 2 && rival == 3) || (car == 3 && rival == 2));
+    fixture_close(&f);
+    return 0;
+}
+
 static int test_hud_text_in_tower(void)
 {
     Fixture f;
@@ -558,12 +634,19 @@ static int test_controls(void)
     e = key_event(SDLK_m, 0);
     rnd_view_handle_event(f.view, &e, &frame, &act);
     TST_CHECK(ui->inspector != insp);
-    e = key_event(SDLK_c, 0);
+    /* c cycles director -> follow -> overview -> director */
+    const RndCameraMode cycle[3] = {RND_CAM_DIRECTOR, RND_CAM_FOLLOW, RND_CAM_OVERVIEW};
+    for (int i = 0; i < 3; i++) {
+        e = key_event(SDLK_c, 0);
+        rnd_view_handle_event(f.view, &e, &frame, &act);
+        TST_CHECK(rnd_view_camera(f.view)->mode == cycle[i]);
+    }
+    /* choosing a car by hand while the director cuts follows that car */
+    rnd_view_camera(f.view)->mode = RND_CAM_DIRECTOR;
+    e = key_event(SDLK_TAB, 0);
     rnd_view_handle_event(f.view, &e, &frame, &act);
     TST_CHECK(rnd_view_camera(f.view)->mode == RND_CAM_FOLLOW);
-    e = key_event(SDLK_c, 0);
-    rnd_view_handle_event(f.view, &e, &frame, &act);
-    TST_CHECK(rnd_view_camera(f.view)->mode == RND_CAM_OVERVIEW);
+    rnd_view_camera(f.view)->mode = RND_CAM_OVERVIEW;
     TST_CHECK(!act.screenshot && !act.restart && !act.quit);
     SDL_Keycode keys[3] = {SDLK_s, SDLK_r, SDLK_ESCAPE};
     for (int i = 0; i < 3; i++) {
@@ -811,6 +894,8 @@ int main(void)
     TST_RUN(test_minimap_in_follow_mode);
     TST_RUN(test_tower_timing);
     TST_RUN(test_overview_tags_do_not_overlap);
+    TST_RUN(test_director_picks_closest_fight);
+    TST_RUN(test_director_holds_shots);
     TST_RUN(test_hud_text_in_tower);
     TST_RUN(test_inspector_panel);
     TST_RUN(test_save_bmp);
