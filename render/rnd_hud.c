@@ -11,7 +11,12 @@
 #define RND_PAD RND_PANEL_PAD
 #define RND_TEXT_LINE 160 /* a fitted HUD line, bytes */
 
-static const RndRgba rnd_panel_bg = {RND_HUD_BG_RGB, 215};
+/* The left column's panels: see-through when the camera is close in, where cars pass under them (the overview
+ * keeps the track clear of the column). */
+static RndRgba rnd_panel_bg(const RndCamera *cam)
+{
+    return rnd_rgba(RND_HUD_BG_RGB, cam->mode == RND_CAM_OVERVIEW ? 215 : RND_PANEL_SEE_THROUGH);
+}
 static const RndRgba rnd_text_main = {235, 235, 240, 255};
 static const RndRgba rnd_text_dim = {150, 155, 170, 255};
 static const RndRgba rnd_text_accent = {255, 205, 60, 255};
@@ -93,7 +98,7 @@ static float rnd_hud_info(SDL_Renderer *r, RndText *text, const RndFrame *frame,
     float w = (float)rnd_tower_width(text), x = RND_TOWER_X, y = RND_TOWER_Y;
     float bold_h = (float)rnd_text_height(text, RND_FONT_BOLD), line_h = (float)rnd_text_height(text, RND_FONT_NORMAL);
     float h = RND_PAD * 2 + bold_h + line_h;
-    rnd_fill_rect(r, x, y, w, h, rnd_panel_bg);
+    rnd_fill_rect(r, x, y, w, h, rnd_panel_bg(cam));
     char buf[96];
     float status_w = ui->paused ? (float)rnd_text_width(text, RND_FONT_BOLD, "PAUSED") + 8.0f : 0.0f;
     rnd_text_draw_fit(text, RND_FONT_BOLD, trk_name(sim_world_track(world)), x + RND_PAD, y + RND_PAD,
@@ -192,13 +197,13 @@ static void rnd_ticker_line(RndText *text, const RndTickerItem *it, int max_w, c
     rnd_text_fit(text, RND_FONT_SMALL, line, max_w, out, len);
 }
 
-static void rnd_hud_ticker(SDL_Renderer *r, RndText *text, const RndHudState *hud, float y)
+static void rnd_hud_ticker(SDL_Renderer *r, RndText *text, const RndHudState *hud, const RndCamera *cam, float y)
 {
     if (hud->ticker_count == 0)
         return;
     float line_h = (float)rnd_text_height(text, RND_FONT_SMALL);
     float w = (float)rnd_tower_width(text), x = RND_TOWER_X, h = RND_PAD * 2 + hud->ticker_count * line_h;
-    rnd_fill_rect(r, x, y, w, h, rnd_panel_bg);
+    rnd_fill_rect(r, x, y, w, h, rnd_panel_bg(cam));
     /* the clock column is as wide as a clock past 100 minutes; the lines take the rest, less the padding */
     float stamp_right = x + RND_PAD + (float)rnd_text_width(text, RND_FONT_SMALL, "000:00");
     float text_x = stamp_right + 8.0f;
@@ -227,7 +232,7 @@ void rnd_hud_draw(SDL_Renderer *r, RndText *text, const RndHudState *hud, const 
     float y = rnd_hud_info(r, text, frame, ui, cam) + 6.0f;
     float reserve = rnd_ticker_height(text) + 30.0f;
     y = rnd_tower_draw(r, text, timing, frame, ui->selected, y, reserve, view_h, cam->mode != RND_CAM_OVERVIEW) + 6.0f;
-    rnd_hud_ticker(r, text, hud, y);
+    rnd_hud_ticker(r, text, hud, cam, y);
     rnd_text_draw(text, RND_FONT_SMALL, "h: help", 12.0f, view_h - rnd_text_height(text, RND_FONT_SMALL) - 6.0f,
                   rnd_text_dim, RND_LEFT);
 }

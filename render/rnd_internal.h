@@ -204,6 +204,7 @@ void rnd_hud_draw(SDL_Renderer *r, RndText *text, const RndHudState *hud, const 
 /* ---- the standings tower (rnd_tower.c) --------------------------------------------------------------------------- */
 
 #define RND_PANEL_PAD 6.0f
+#define RND_PANEL_SEE_THROUGH 150 /* opacity of the left column's panels when cars may pass under them */
 #define RND_TOWER_X 10.0f
 
 /* Width of the standings tower (the HUD column) for the camera's inset. */

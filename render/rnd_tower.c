@@ -171,7 +171,7 @@ float rnd_tower_draw(SDL_Renderer *r, RndText *text, const RndTiming *timing, co
     if (rows_shown > fit)
         rows_shown = fit > 1 ? fit - 1 : 0; /* one row for "+N more" */
     float panel_h = head_h + (rows_shown + (rows_shown < n)) * row_h + RND_PANEL_PAD;
-    rnd_fill_rect(r, c.x, y, c.w, panel_h, rnd_rgba(RND_HUD_BG_RGB, translucent ? 150 : 215));
+    rnd_fill_rect(r, c.x, y, c.w, panel_h, rnd_rgba(RND_HUD_BG_RGB, translucent ? RND_PANEL_SEE_THROUGH : 215));
     rnd_tower_header(text, world, &c, y);
     for (int k = 0; k < rows_shown; k++)
         rnd_tower_row(r, text, world, &rows[k], k, &c, y + head_h + k * row_h, row_h, rows[k].car == selected);
