@@ -453,6 +453,36 @@ static int test_director_holds_shots(void)
     return 0;
 }
 
+/* The fastest lap's holder: no purple in the tower before any lap is done, the mark and a purple lap time after. */
+static int test_tower_marks_fastest_lap(void)
+{
+    Fixture f;
+    TST_CHECK(fixture_begin(&f, 5, 0.0) == 0);
+    TST_CHECK(add_car_moving(f.world, "Slow", 1, car_a_rgb, 200.0, 0.0, 30.0, 200.0) == 0);
+    TST_CHECK(add_car_moving(f.world, "Quick", 2, car_b_rgb, 100.0, -3.0, 33.0, 100.0) == 1);
+    TST_CHECK(fixture_view(&f) == 0);
+    rnd_view_ui(f.view)->selected = -1;
+    const uint8_t purple[3] = {190, 90, 255};
+    int tower_w = rnd_view_camera(f.view)->inset_left_px;
+    draw(&f, NULL);
+    TST_CHECK(count_colour(&f, 0, 0, tower_w, H, purple) == 0);
+    int guard = 0;
+    while ((sim_world_car(f.world, 0)->laps < 2 || sim_world_car(f.world, 1)->laps < 2) && guard++ < 20000)
+        step_observed(&f, 1);
+    /* (a car's first lap runs from where it was placed, so which car holds the fastest lap is read, not assumed) */
+    double best0 = sim_world_car(f.world, 0)->best_lap_s, best1 = sim_world_car(f.world, 1)->best_lap_s;
+    TST_CHECK(best0 > 0.0 && best1 > 0.0 && best0 != best1);
+    int holder = best0 < best1 ? 0 : 1;
+    RndTimingRow rows[SIM_MAX_CARS];
+    TST_CHECK(rnd_view_timing(f.view, f.world, rows) == 2);
+    for (int k = 0; k < 2; k++)
+        TST_CHECK(rows[k].fastest == (rows[k].car == holder));
+    draw(&f, NULL);
+    TST_CHECK(count_colour(&f, 0, 0, tower_w, H, purple) >= 40);
+    fixture_close(&f);
+    return 0;
+}
+
 static int test_hud_text_in_tower(void)
 {
     Fixture f;
@@ -896,6 +926,7 @@ int main(void)
     TST_RUN(test_overview_tags_do_not_overlap);
     TST_RUN(test_director_picks_closest_fight);
     TST_RUN(test_director_holds_shots);
+    TST_RUN(test_tower_marks_fastest_lap);
     TST_RUN(test_hud_text_in_tower);
     TST_RUN(test_inspector_panel);
     TST_RUN(test_save_bmp);
