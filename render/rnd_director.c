@@ -62,14 +62,13 @@ static void rnd_director_events(RndDirector *d, const SimWorld *world, double dt
     d->last_event_tick = sim_world_tick(world);
 }
 
-/* The closest fight: the row whose car is under `limit_s` behind the car ahead, smallest interval first (-1 when
- * none). */
-static int rnd_director_closest(const RndTimingRow *rows, int n, double limit_s)
+/* The closest fight: of the rows marked as fights (both cars racing, under RND_BATTLE_S apart), the smallest
+ * interval (-1 when none). */
+static int rnd_director_closest(const RndTimingRow *rows, int n)
 {
     int best = -1;
     for (int k = 1; k < n; k++)
-        if (rows[k].has_interval && rows[k].laps_behind_ahead == 0 && rows[k].interval_s < limit_s &&
-            (best < 0 || rows[k].interval_s < rows[best].interval_s))
+        if (rows[k].battle && (best < 0 || rows[k].interval_s < rows[best].interval_s))
             best = k;
     return best;
 }
@@ -112,8 +111,9 @@ void rnd_director_observe(RndDirector *d, const RndTiming *timing, const SimWorl
     }
     d->pending_car = -1;
     int cur = rnd_director_current_fight(d, rows, n);
-    bool fighting = cur >= 0 && rows[cur].has_interval && rows[cur].interval_s < RND_FIGHT_KEEP_S && !lost;
-    int best = rnd_director_closest(rows, n, RND_BATTLE_S);
+    bool fighting = cur >= 0 && rows[cur].has_interval && rows[cur].interval_s < RND_FIGHT_KEEP_S && !lost &&
+                    rnd_running(world, d->rival);
+    int best = rnd_director_closest(rows, n);
     if (best >= 0 && best != cur &&
         (!fighting || (held >= RND_SHOT_FIGHT_S && rows[best].interval_s < rows[cur].interval_s - RND_FIGHT_BETTER_S))) {
         rnd_director_cut(d, rows[best].car, rows[best - 1].car, RND_SHOT_FIGHT, now);

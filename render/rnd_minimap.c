@@ -59,6 +59,10 @@ int rnd_minimap_build(RndMinimap *map, const RndTrackGeom *geom)
 /* The panel's rectangle for a window width: the map keeps the track's aspect inside the largest box allowed. */
 SDL_FRect rnd_minimap_panel(const RndMinimap *map, int view_w)
 {
+    if (map->n < 3) { /* no map: an empty rectangle at the right edge */
+        SDL_FRect none = {(float)view_w, 0.0f, 0.0f, 0.0f};
+        return none;
+    }
     float inner_w = RND_MINIMAP_MAX_W - 2 * RND_MINIMAP_PAD, inner_h = RND_MINIMAP_MAX_H - 2 * RND_MINIMAP_PAD;
     double ppm = fmin(inner_w / map->w_m, inner_h / map->h_m);
     float w = (float)(map->w_m * ppm) + 2 * RND_MINIMAP_PAD, h = (float)(map->h_m * ppm) + 2 * RND_MINIMAP_PAD;
