@@ -75,6 +75,18 @@ static double app_view_dt(SimWorld *world)
     return hz > 0.0 ? 1.0 / hz : 0.01;
 }
 
+/* The camera mode a --camera name asks for, else the fallback. */
+static RndCameraMode app_view_camera(const AppViewOpts *opts, RndCameraMode fallback)
+{
+    if (!opts->camera)
+        return fallback;
+    if (strcmp(opts->camera, "follow") == 0)
+        return RND_CAM_FOLLOW;
+    if (strcmp(opts->camera, "director") == 0)
+        return RND_CAM_DIRECTOR;
+    return strcmp(opts->camera, "overview") == 0 ? RND_CAM_OVERVIEW : fallback;
+}
+
 /* One tick: remember the poses for interpolation, step, let the view see the step's events. */
 static void app_view_step(SimWorld *world, RndView *view, RndSnapshot *prev)
 {
@@ -113,6 +125,7 @@ int app_view_screenshot(const SimRace *race, const AppViewOpts *opts)
     } else {
         SimWorld *world = sim_session_world(session);
         sim_world_keep_poses(world, true); /* the view draws them */
+        rnd_view_camera(view)->mode = app_view_camera(opts, RND_CAM_OVERVIEW);
         rnd_view_reset(view, world);
         rnd_snapshot_capture(prev, world);
         rnd_view_observe(view, world);
@@ -364,6 +377,7 @@ int app_view_window(const SimRace *race, const AppViewOpts *opts)
         fprintf(stderr, "racesim: %s\n", L->err);
         goto done;
     }
+    rnd_view_camera(L->view)->mode = app_view_camera(opts, RND_CAM_DIRECTOR);
     if (app_loop_start_race(L) != 0) {
         fprintf(stderr, "racesim: %s\n", L->err);
         rc = 2;

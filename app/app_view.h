@@ -9,6 +9,8 @@
 typedef struct AppViewOpts {
     SimSessionDef session;      /* seed, shuffle, laps; `r` restarts with the same */
     const char *font_path;      /* NULL = find DejaVu Sans through the system */
+    const char *camera;         /* "overview", "follow" or "director"; NULL = director in a window, overview in
+                                   a screenshot */
     const char *screenshot_path; /* for app_view_screenshot */
     double screenshot_at_s;     /* sim time of the screenshot frame */
     int width, height;          /* window / screenshot size in pixels (defaults 1280x800 when 0) */

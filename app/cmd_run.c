@@ -24,6 +24,7 @@ typedef struct CmdRunOpts {
     int laps;
     const char *json_path, *csv_path;
     const char *screenshot_path, *font_path;
+    const char *camera;     /* --camera: overview | follow | director */
     double at_s;
     const char *chart_path; /* --chart: lap and gap chart (experiments) */
     const char *trace_path; /* --trace: every car every tick, CSV */
@@ -49,6 +50,8 @@ static void cmd_run_usage(FILE *out)
             "                      alone/braking/drafting/off-track flags) as CSV\n"
             "  --screenshot FILE   render one frame at --at seconds to a BMP (no display needed) and exit\n"
             "  --at SECONDS        sim time of the screenshot (default 0)\n"
+            "  --camera MODE       overview | follow | director: the first camera (default: director in a\n"
+            "                      window, overview in a screenshot)\n"
             "  --font PATH         TTF font for the viewer (default: DejaVu Sans)\n"
             "  -q, --quiet         no results table\n"
             "  --timing            print ticks and wall time of the headless run on stderr\n"
@@ -113,6 +116,10 @@ static int cmd_run_value_opt(CmdRunOpts *o, const char *opt, const char *val)
         o->screenshot_path = val;
     } else if (strcmp(opt, "--font") == 0) {
         o->font_path = val;
+    } else if (strcmp(opt, "--camera") == 0) {
+        if (strcmp(val, "overview") != 0 && strcmp(val, "follow") != 0 && strcmp(val, "director") != 0)
+            return cmd_run_bad(opt, "overview, follow or director", val);
+        o->camera = val;
     } else if (strcmp(opt, "--chart") == 0) {
         o->chart_path = val;
     } else if (strcmp(opt, "--trace") == 0) {
@@ -136,6 +143,7 @@ static int cmd_run_parse(int argc, char **argv, CmdRunOpts *o)
         {"screenshot", required_argument, NULL, 'p'}, {"at", required_argument, NULL, 'a'},
         {"font", required_argument, NULL, 'f'},     {"chart", required_argument, NULL, 'g'},
         {"trace", required_argument, NULL, 't'},    {"help", no_argument, NULL, 'h'},
+        {"camera", required_argument, NULL, 'C'},
         {NULL, 0, NULL, 0},
     };
     bool have_at = false;
@@ -159,7 +167,7 @@ static int cmd_run_parse(int argc, char **argv, CmdRunOpts *o)
         case 'T':
             o->timing = true;
             break;
-        case 's': case 'l': case 'j': case 'c': case 'p': case 'a': case 'f': case 'g': case 't': {
+        case 's': case 'l': case 'j': case 'c': case 'p': case 'a': case 'f': case 'g': case 't': case 'C': {
             char opt[32];
             snprintf(opt, sizeof opt, "--%s", longs[index].name);
             int rc = cmd_run_value_opt(o, opt, optarg);
@@ -341,6 +349,7 @@ int cmd_run(int argc, char **argv)
     memset(&view, 0, sizeof view);
     view.session = def;
     view.font_path = o.font_path;
+    view.camera = o.camera;
     view.screenshot_path = o.screenshot_path;
     view.screenshot_at_s = o.at_s;
     bool viewed = true;

@@ -51,7 +51,8 @@ RndPose rnd_pose_lerp(const RndSnapshot *prev, const SimCar *car, double alpha);
 typedef enum RndCameraMode {
     RND_CAM_OVERVIEW = 0, /* the whole track fitted to the window */
     RND_CAM_FOLLOW,       /* centred on the selected car */
-    RND_CAM_FREE          /* where the user zoomed and dragged it */
+    RND_CAM_FREE,         /* where the user zoomed and dragged it */
+    RND_CAM_DIRECTOR      /* the TV director's choice: the closest fight, a fresh pass or contact, the leader */
 } RndCameraMode;
 
 /* World metres (x right, y up) to screen pixels (y down). */
@@ -122,6 +123,23 @@ typedef struct RndActions {
 
 typedef struct RndView RndView;
 
+#define RND_BATTLE_S 1.0 /* s: a car this close behind the car ahead is in a fight for the place */
+
+/* One line of the tower, in race order. */
+typedef struct RndTimingRow {
+    int car;
+    bool has_gap;          /* false for the leader, a retired car and before the first timing point */
+    double gap_s;          /* to the leader */
+    bool has_interval;
+    double interval_s;     /* to the car ahead */
+    int laps_down;         /* laps behind the leader (running leader) */
+    int laps_behind_ahead; /* laps behind the car ahead */
+    int gained;            /* places gained since the start (negative: lost) */
+    bool battle;           /* within RND_BATTLE_S of the car ahead, both racing */
+    bool fastest;          /* holds the race's fastest lap */
+} RndTimingRow;
+
+
 RndView *rnd_view_create(SDL_Renderer *renderer, const RndViewDef *def, char *err, size_t err_len);
 void rnd_view_destroy(RndView *view);
 /* Starts watching a (new) race: rebuilds the track geometry, fits the camera, clears the ticker and timing. */
@@ -137,6 +155,14 @@ RndUi *rnd_view_ui(RndView *view);
 RndCamera *rnd_view_camera(RndView *view);
 /* Where the view drew a car last frame (pixel centre); false when it was not drawn. */
 bool rnd_view_car_screen_pos(const RndView *view, int car_id, float *sx, float *sy);
+/* Where the view drew a car's number tag last frame; false when it had none (the number on a large body, or a tag
+ * left out because it would have covered another). */
+bool rnd_view_car_tag(const RndView *view, int car_id, SDL_FRect *rect);
+/* The director's shot: the car it follows and its rival (-1 for none); false before a race is set. */
+bool rnd_view_director_shot(const RndView *view, int *car, int *rival);
+
+/* The standings tower's figures: one row per car in race order; returns the count (at most SIM_MAX_CARS). */
+int rnd_view_timing(const RndView *view, const SimWorld *world, RndTimingRow *rows);
 
 /* Reads the renderer's output (after drawing, before presenting) as rows of 24-bit RGB (pitch 3 * w); the caller
  * frees it. NULL with a message on failure. */

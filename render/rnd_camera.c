@@ -40,7 +40,7 @@ void rnd_camera_init(RndCamera *cam, double min_x_m, double min_y_m, double max_
     cam->max_x_m = max_x_m;
     cam->max_y_m = max_y_m;
     rnd_camera_fit(cam);
-    if (cam->mode == RND_CAM_FOLLOW)
+    if (cam->mode == RND_CAM_FOLLOW || cam->mode == RND_CAM_DIRECTOR)
         cam->scale_ppm = cam->follow_scale_ppm;
 }
 
@@ -66,7 +66,7 @@ void rnd_camera_update(RndCamera *cam, int view_w, int view_h)
     cam->view_h = view_h > 1 ? view_h : 1;
     if (cam->mode == RND_CAM_OVERVIEW)
         rnd_camera_fit(cam);
-    else if (cam->mode == RND_CAM_FOLLOW)
+    else if (cam->mode == RND_CAM_FOLLOW || cam->mode == RND_CAM_DIRECTOR)
         cam->scale_ppm = cam->follow_scale_ppm;
 }
 
@@ -91,7 +91,7 @@ void rnd_camera_zoom_at(RndCamera *cam, double factor, float sx, float sy)
     double wx, wy;
     rnd_camera_to_world(cam, sx, sy, &wx, &wy);
     cam->scale_ppm = rnd_clamp_scale(cam->scale_ppm * factor);
-    if (cam->mode == RND_CAM_FOLLOW) {
+    if (cam->mode == RND_CAM_FOLLOW || cam->mode == RND_CAM_DIRECTOR) {
         /* follow keeps the car centred: the zoom is about the car, and remembered */
         cam->follow_scale_ppm = cam->scale_ppm;
         return;
@@ -106,7 +106,7 @@ void rnd_camera_zoom_at(RndCamera *cam, double factor, float sx, float sy)
 
 void rnd_camera_pan(RndCamera *cam, float dx_px, float dy_px)
 {
-    if (cam->mode == RND_CAM_FOLLOW)
+    if (cam->mode == RND_CAM_FOLLOW || cam->mode == RND_CAM_DIRECTOR)
         cam->follow_scale_ppm = cam->scale_ppm;
     cam->mode = RND_CAM_FREE;
     cam->cx_m -= dx_px / cam->scale_ppm;

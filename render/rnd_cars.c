@@ -150,13 +150,45 @@ static void rnd_car_draw_one(SDL_Renderer *r, RndText *text, const RndCamera *ca
         rnd_camera_to_screen(cam, p.x_m - cos(p.heading_rad) * 0.45 * hl, p.y_m - sin(p.heading_rad) * 0.45 * hl,
                              &bx, &by);
         rnd_text_draw(text, RND_FONT_SMALL, num, bx, by - h * 0.5f, rnd_contrast(car->colour), RND_CENTRE);
-    } else if (text) {
-        /* a tag beside the car: its colour with the number */
-        int w = rnd_text_width(text, RND_FONT_SMALL, num) + 6, h = rnd_text_height(text, RND_FONT_SMALL);
-        float tx = sx + 7.0f, ty = sy - h - 5.0f;
-        rnd_fill_rect(r, tx, ty, (float)w, (float)h, rnd_rgba(10, 10, 10, 200));
-        rnd_fill_rect(r, tx, ty, 3.0f, (float)h, body);
-        rnd_text_draw(text, RND_FONT_SMALL, num, tx + 4.0f, ty, rnd_rgba(240, 240, 240, 255), RND_LEFT);
+    } else {
+        out->wants_tag = true; /* placed after every body, so tags can avoid each other */
+    }
+}
+
+/* A tag beside a car too small to carry its number: its colour with the number, at the first free spot around
+ * it (rnd_labels.c); a tag that would cover another is left out. */
+static void rnd_car_tag(SDL_Renderer *r, RndText *text, const SimCar *car, RndCarDraw *d, RndLabels *labels)
+{
+    char num[16];
+    snprintf(num, sizeof num, "%d", car->number);
+    float w = (float)(rnd_text_width(text, RND_FONT_SMALL, num) + 6), h = (float)rnd_text_height(text, RND_FONT_SMALL);
+    SDL_FRect at;
+    if (!rnd_labels_place(labels, d->sx, d->sy, w, h, 5.0f, NULL, &at))
+        return;
+    d->tagged = true;
+    d->tag = at;
+    rnd_fill_rect(r, at.x, at.y, w, h, rnd_rgba(10, 10, 10, 200));
+    rnd_fill_rect(r, at.x, at.y, 3.0f, h, rnd_rgba(car->colour[0], car->colour[1], car->colour[2], 255));
+    rnd_text_draw(text, RND_FONT_SMALL, num, at.x + 4.0f, at.y, rnd_rgba(240, 240, 240, 255), RND_LEFT);
+}
+
+/* Tags in order of importance: the selected car's, then the leader's and down the order. The cars' own marks are
+ * placed first, so no tag covers a car. */
+static void rnd_cars_tags(SDL_Renderer *r, RndText *text, const RndFrame *frame, int n, int selected,
+                          RndCarDraw *out)
+{
+    const int *order = sim_world_order(frame->world);
+    RndLabels labels;
+    rnd_labels_clear(&labels);
+    float half = (float)(RND_CAR_MIN_LENGTH_PX * 0.5);
+    for (int i = 0; i < n && labels.count < RND_MAX_LABELS; i++)
+        if (out[i].wants_tag)
+            labels.rects[labels.count++] = (SDL_FRect){out[i].sx - half, out[i].sy - half, 2 * half, 2 * half};
+    for (int k = -1; k < n; k++) {
+        int id = k < 0 ? selected : order ? order[k] : k;
+        if (id < 0 || id >= n || (k >= 0 && id == selected) || !out[id].wants_tag)
+            continue;
+        rnd_car_tag(r, text, sim_world_car(frame->world, id), &out[id], &labels);
     }
 }
 
@@ -172,7 +204,7 @@ void rnd_cars_draw(SDL_Renderer *r, RndText *text, const RndCamera *cam, const R
     double now_s = sim_world_time(frame->world);
     rnd_left_times(frame->world, n, left_s);
     for (int i = 0; i < n; i++)
-        out[i].drawn = false;
+        out[i] = (RndCarDraw){0};
     for (int k = n - 1; k >= 0; k--) {
         int id = order ? order[k] : k;
         if (id < 0 || id >= n)
@@ -188,4 +220,6 @@ void rnd_cars_draw(SDL_Renderer *r, RndText *text, const RndCamera *cam, const R
         rnd_car_draw_one(r, text, cam, car, rnd_pose_lerp(frame->prev, car, frame->alpha), true,
                          rnd_car_alpha(car, left_s[selected], now_s, true), &out[selected]);
     }
+    if (text)
+        rnd_cars_tags(r, text, frame, n, selected, out);
 }

@@ -1,6 +1,5 @@
-/* rnd_hud.c: the heads-up display: standings tower, race info (lap, clock, sim speed), event ticker, help overlay
- * and the results screen. Gaps in the tower are real time gaps: the HUD records when the leading position first
- * reached each distance mark, and a car's gap is the time since the leader was where the car is now. */
+/* rnd_hud.c: the heads-up display's left column (race info, the standings tower of rnd_tower.c, the event ticker),
+ * the help overlay and the results screen. */
 #include "rnd_internal.h"
 
 #include <math.h>
@@ -8,12 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RND_TOWER_X 10.0f
 #define RND_TOWER_Y 10.0f
-#define RND_PAD 6.0f
+#define RND_PAD RND_PANEL_PAD
 #define RND_TEXT_LINE 160 /* a fitted HUD line, bytes */
 
-static const RndRgba rnd_panel_bg = {RND_HUD_BG_RGB, 215};
+/* The left column's panels: see-through when the camera is close in, where cars pass under them (the overview
+ * keeps the track clear of the column). */
+static RndRgba rnd_panel_bg(const RndCamera *cam)
+{
+    return rnd_rgba(RND_HUD_BG_RGB, cam->mode == RND_CAM_OVERVIEW ? 215 : RND_PANEL_SEE_THROUGH);
+}
 static const RndRgba rnd_text_main = {235, 235, 240, 255};
 static const RndRgba rnd_text_dim = {150, 155, 170, 255};
 static const RndRgba rnd_text_accent = {255, 205, 60, 255};
@@ -22,18 +25,8 @@ static const RndRgba rnd_text_accent = {255, 205, 60, 255};
 
 void rnd_hud_reset(RndHudState *hud)
 {
-    double *keep = hud->lead_time_s;
-    int cap = hud->lead_cap;
     *hud = (RndHudState){0};
-    hud->lead_time_s = keep;
-    hud->lead_cap = cap;
     hud->last_event_tick = -1;
-}
-
-void rnd_hud_free(RndHudState *hud)
-{
-    free(hud->lead_time_s);
-    *hud = (RndHudState){0};
 }
 
 static void rnd_car_label(const SimWorld *world, int id, char *buf, size_t len)
@@ -80,184 +73,9 @@ static void rnd_hud_collect_events(RndHudState *hud, const SimWorld *world)
     hud->last_event_tick = sim_world_tick(world);
 }
 
-static bool rnd_hud_grow(RndHudState *hud, int need)
-{
-    if (need <= hud->lead_cap)
-        return true;
-    int cap = hud->lead_cap ? hud->lead_cap : 1024;
-    while (cap < need)
-        cap *= 2;
-    double *p = realloc(hud->lead_time_s, sizeof(double) * (size_t)cap);
-    if (!p)
-        return false;
-    hud->lead_time_s = p;
-    hud->lead_cap = cap;
-    return true;
-}
-
-/* Records the time the leading car reached every mark passed since the last call, interpolated in the step. */
-static void rnd_hud_record_leader(RndHudState *hud, const SimWorld *world)
-{
-    double now = sim_world_time(world);
-    double dist = -1.0;
-    /* the furthest car, not order[0]: the order confirms passes with a delay */
-    for (int i = 0; i < sim_world_car_count(world); i++) {
-        const SimCar *c = sim_world_car(world, i);
-        if (c->status == SIM_RUNNING && c->race_dist_m > dist)
-            dist = c->race_dist_m;
-    }
-    if (dist < 0.0 || dist > 1e7)
-        return;
-    int marks = (int)(dist / RND_GAP_STEP_M) + 1;
-    if (marks <= hud->lead_marks || !rnd_hud_grow(hud, marks))
-        return;
-    double prev_t = hud->lead_marks > 0 ? hud->lead_time_s[hud->lead_marks - 1] : now;
-    double prev_d = (hud->lead_marks - 1) * RND_GAP_STEP_M;
-    for (int m = hud->lead_marks; m < marks; m++) {
-        double d = m * RND_GAP_STEP_M;
-        double f = dist > prev_d ? (d - prev_d) / (dist - prev_d) : 1.0;
-        f = f < 0.0 ? 0.0 : f > 1.0 ? 1.0 : f;
-        hud->lead_time_s[m] = hud->lead_marks > 0 ? prev_t + (now - prev_t) * f : now;
-    }
-    hud->lead_marks = marks;
-}
-
 void rnd_hud_observe(RndHudState *hud, const SimWorld *world)
 {
     rnd_hud_collect_events(hud, world);
-    rnd_hud_record_leader(hud, world);
-    hud->last_time_s = sim_world_time(world);
-}
-
-static void rnd_gap_text(const RndHudState *hud, const SimWorld *world, int pos, char *buf, size_t len)
-{
-    const int *order = sim_world_order(world);
-    const SimCar *car = sim_world_car(world, order[pos]);
-    const SimCar *lead = sim_world_car(world, order[0]);
-    if (car->status == SIM_DNF) {
-        snprintf(buf, len, "DNF");
-        return;
-    }
-    if (pos == 0) {
-        snprintf(buf, len, car->status == SIM_FINISHED ? "FINISH" : "LEADER");
-        return;
-    }
-    if (car->status == SIM_FINISHED && lead->status == SIM_FINISHED) {
-        snprintf(buf, len, "+%.3f", car->finish_time_s - lead->finish_time_s);
-        return;
-    }
-    double lap_m = trk_length(sim_world_track(world));
-    double behind_m = lead->race_dist_m - car->race_dist_m;
-    if (lead->status != SIM_FINISHED && lap_m > 0.0 && behind_m >= lap_m) {
-        int laps = (int)(behind_m / lap_m);
-        snprintf(buf, len, "+%d lap%s", laps, laps > 1 ? "s" : "");
-        return;
-    }
-    double m = car->race_dist_m / RND_GAP_STEP_M;
-    int i = (int)floor(m);
-    if (car->race_dist_m < 0.0 || hud->lead_marks < 2) {
-        snprintf(buf, len, "--");
-        return;
-    }
-    if (i + 1 >= hud->lead_marks) { /* level with the furthest point the leader has reached */
-        snprintf(buf, len, "+0.0");
-        return;
-    }
-    double t_lead = hud->lead_time_s[i] + (hud->lead_time_s[i + 1] - hud->lead_time_s[i]) * (m - i);
-    snprintf(buf, len, "+%.1f", sim_world_time(world) - t_lead);
-}
-
-/* ---- standings tower ------------------------------------------------------------------------------------------- */
-
-int rnd_hud_tower_width(RndText *text)
-{
-    return rnd_text_width(text, RND_FONT_NORMAL, "00 000 MMMMMMMMMMMM +00.0 0:00.00") + 48;
-}
-
-static int rnd_lap_now(const SimWorld *world)
-{
-    const int *order = sim_world_order(world);
-    if (!order || sim_world_car_count(world) == 0)
-        return 0;
-    int lap = sim_world_car(world, order[0])->laps + 1;
-    int laps = sim_world_def(world)->laps;
-    return laps > 0 && lap > laps ? laps : lap;
-}
-
-/* A small chequered flag (two columns of 2 px squares, in the 5 px left of a two-digit position), marking a car
- * that has taken the flag. */
-static void rnd_chequer(SDL_Renderer *r, float x, float y, float h)
-{
-    float sq = 2.0f;
-    int rows = (int)(h / sq);
-    for (int j = 0; j < rows; j++)
-        for (int i = 0; i < 2; i++)
-            rnd_fill_rect(r, x + i * sq, y + j * sq, sq, sq,
-                          (i + j) % 2 ? rnd_rgba(20, 20, 20, 255) : rnd_rgba(235, 235, 235, 255));
-}
-
-/* The standings from y down, leaving `reserve_px` at the bottom of the window; returns the bottom edge. */
-static float rnd_hud_tower(SDL_Renderer *r, RndText *text, const RndHudState *hud, const RndFrame *frame,
-                           int selected, float y, float reserve_px, int view_h)
-{
-    const SimWorld *world = frame->world;
-    int n = sim_world_car_count(world);
-    const int *order = sim_world_order(world);
-    float w = (float)rnd_hud_tower_width(text);
-    float row_h = (float)rnd_text_height(text, RND_FONT_NORMAL) + 2.0f;
-    float head_h = (float)rnd_text_height(text, RND_FONT_BOLD) + 2.0f * RND_PAD;
-    int rows = n;
-    int fit = (int)((view_h - y - head_h - reserve_px) / row_h);
-    if (rows > fit)
-        rows = fit > 1 ? fit - 1 : 0; /* one row for "+N more" */
-    float x = RND_TOWER_X, y0 = y;
-    float panel_h = head_h + (rows + (rows < n)) * row_h + RND_PAD;
-    rnd_fill_rect(r, x, y, w, panel_h, rnd_panel_bg);
-    char buf[96];
-    int laps = sim_world_def(world)->laps;
-    if (laps > 0)
-        snprintf(buf, sizeof buf, "LAP %d / %d", rnd_lap_now(world), laps);
-    else
-        snprintf(buf, sizeof buf, "LAP %d", rnd_lap_now(world));
-    rnd_text_draw(text, RND_FONT_BOLD, buf, x + RND_PAD, y + RND_PAD, rnd_text_accent, RND_LEFT);
-    rnd_text_draw(text, RND_FONT_SMALL, "gap      last", x + w - RND_PAD, y + RND_PAD + 2, rnd_text_dim, RND_RIGHT);
-    y += head_h;
-    float col_num = x + 32.0f, col_name = col_num + (float)rnd_text_width(text, RND_FONT_NORMAL, "000") + 8.0f;
-    float col_last = x + w - RND_PAD;
-    float col_gap = col_last - (float)rnd_text_width(text, RND_FONT_NORMAL, "0:00.00") - 10.0f;
-    float name_gap_w = (float)rnd_text_width(text, RND_FONT_NORMAL, "+00.0");
-    for (int k = 0; k < rows && order; k++) {
-        const SimCar *c = sim_world_car(world, order[k]);
-        float ry = y + k * row_h;
-        if (c->id == selected)
-            rnd_fill_rect(r, x + 2, ry, w - 4, row_h, rnd_rgba(255, 255, 255, 40));
-        RndRgba fg = c->status == SIM_DNF ? rnd_text_dim : rnd_text_main;
-        snprintf(buf, sizeof buf, "%d", k + 1);
-        rnd_text_draw(text, RND_FONT_NORMAL, buf, x + 24.0f, ry, fg, RND_RIGHT);
-        rnd_fill_rect(r, col_num - 4.0f, ry + 2.0f, 3.0f, row_h - 4.0f,
-                      rnd_rgba(c->colour[0], c->colour[1], c->colour[2], 255));
-        snprintf(buf, sizeof buf, "%d", c->number);
-        rnd_text_draw(text, RND_FONT_BOLD, buf, col_num, ry, fg, RND_LEFT);
-        if (c->status == SIM_FINISHED)
-            rnd_chequer(r, x + 1.0f, ry + 3.0f, row_h - 6.0f);
-        rnd_gap_text(hud, world, k, buf, sizeof buf);
-        int gap_w = rnd_text_draw(text, RND_FONT_NORMAL, buf, col_gap, ry, fg, RND_RIGHT);
-        /* the name gets a fixed column (so it does not change as the gap ticks), narrower only when a wide gap
-         * text ("+1 lap", "+12.345") needs the room */
-        float name_w = col_gap - fmaxf(name_gap_w, (float)gap_w) - 8.0f - col_name;
-        rnd_text_draw_fit(text, RND_FONT_NORMAL, c->name, col_name, ry, name_w, fg, RND_LEFT);
-        if (c->last_lap_s > 0.0) {
-            rnd_format_time(buf, sizeof buf, c->last_lap_s, 2);
-            bool best = c->best_lap_s > 0.0 && c->last_lap_s <= c->best_lap_s;
-            rnd_text_draw(text, RND_FONT_NORMAL, buf, col_last, ry, best ? rnd_rgba(120, 230, 120, 255) : fg,
-                          RND_RIGHT);
-        }
-    }
-    if (rows < n) {
-        snprintf(buf, sizeof buf, "+%d more", n - rows);
-        rnd_text_draw(text, RND_FONT_SMALL, buf, x + RND_PAD, y + rows * row_h, rnd_text_dim, RND_LEFT);
-    }
-    return y0 + panel_h;
 }
 
 /* ---- race info and ticker -------------------------------------------------------------------------------------- */
@@ -271,27 +89,27 @@ static void rnd_speed_label(const RndUi *ui, char *buf, size_t len)
         snprintf(buf, len, "speed %dx", (int)f);
 }
 
-/* Race clock, sim speed, camera mode and track name at the top of the left column; returns the bottom edge. */
+/* Track name, sim speed and camera mode at the top of the left column (the race clock is in the tower's header);
+ * returns the bottom edge. */
 static float rnd_hud_info(SDL_Renderer *r, RndText *text, const RndFrame *frame, const RndUi *ui,
                           const RndCamera *cam)
 {
     const SimWorld *world = frame->world;
-    float w = (float)rnd_hud_tower_width(text), x = RND_TOWER_X, y = RND_TOWER_Y;
-    float big_h = (float)rnd_text_height(text, RND_FONT_BIG), line_h = (float)rnd_text_height(text, RND_FONT_NORMAL);
-    float h = RND_PAD * 2 + big_h + 2 * line_h;
-    rnd_fill_rect(r, x, y, w, h, rnd_panel_bg);
+    float w = (float)rnd_tower_width(text), x = RND_TOWER_X, y = RND_TOWER_Y;
+    float bold_h = (float)rnd_text_height(text, RND_FONT_BOLD), line_h = (float)rnd_text_height(text, RND_FONT_NORMAL);
+    float h = RND_PAD * 2 + bold_h + line_h;
+    rnd_fill_rect(r, x, y, w, h, rnd_panel_bg(cam));
     char buf[96];
-    rnd_format_time(buf, sizeof buf, sim_world_time(world), 1);
-    rnd_text_draw(text, RND_FONT_BIG, buf, x + RND_PAD, y + RND_PAD, rnd_text_main, RND_LEFT);
+    float status_w = ui->paused ? (float)rnd_text_width(text, RND_FONT_BOLD, "PAUSED") + 8.0f : 0.0f;
+    rnd_text_draw_fit(text, RND_FONT_BOLD, trk_name(sim_world_track(world)), x + RND_PAD, y + RND_PAD,
+                      w - 2 * RND_PAD - status_w, rnd_text_main, RND_LEFT);
     if (ui->paused)
-        rnd_text_draw(text, RND_FONT_BOLD, "PAUSED", x + w - RND_PAD, y + RND_PAD + 4, rnd_text_accent, RND_RIGHT);
+        rnd_text_draw(text, RND_FONT_BOLD, "PAUSED", x + w - RND_PAD, y + RND_PAD, rnd_text_accent, RND_RIGHT);
     rnd_speed_label(ui, buf, sizeof buf);
-    rnd_text_draw(text, RND_FONT_NORMAL, buf, x + RND_PAD, y + RND_PAD + big_h, rnd_text_main, RND_LEFT);
-    static const char *const modes[] = {"overview", "follow", "free"};
+    rnd_text_draw(text, RND_FONT_NORMAL, buf, x + RND_PAD, y + RND_PAD + bold_h, rnd_text_main, RND_LEFT);
+    static const char *const modes[] = {"overview", "follow", "free", "director"};
     snprintf(buf, sizeof buf, "cam %s", modes[cam->mode]);
-    rnd_text_draw(text, RND_FONT_NORMAL, buf, x + w - RND_PAD, y + RND_PAD + big_h, rnd_text_dim, RND_RIGHT);
-    rnd_text_draw_fit(text, RND_FONT_SMALL, trk_name(sim_world_track(world)), x + RND_PAD, y + RND_PAD + big_h + line_h,
-                      w - 2 * RND_PAD, rnd_text_dim, RND_LEFT);
+    rnd_text_draw(text, RND_FONT_NORMAL, buf, x + w - RND_PAD, y + RND_PAD + bold_h, rnd_text_dim, RND_RIGHT);
     return y + h;
 }
 
@@ -379,13 +197,13 @@ static void rnd_ticker_line(RndText *text, const RndTickerItem *it, int max_w, c
     rnd_text_fit(text, RND_FONT_SMALL, line, max_w, out, len);
 }
 
-static void rnd_hud_ticker(SDL_Renderer *r, RndText *text, const RndHudState *hud, float y)
+static void rnd_hud_ticker(SDL_Renderer *r, RndText *text, const RndHudState *hud, const RndCamera *cam, float y)
 {
     if (hud->ticker_count == 0)
         return;
     float line_h = (float)rnd_text_height(text, RND_FONT_SMALL);
-    float w = (float)rnd_hud_tower_width(text), x = RND_TOWER_X, h = RND_PAD * 2 + hud->ticker_count * line_h;
-    rnd_fill_rect(r, x, y, w, h, rnd_panel_bg);
+    float w = (float)rnd_tower_width(text), x = RND_TOWER_X, h = RND_PAD * 2 + hud->ticker_count * line_h;
+    rnd_fill_rect(r, x, y, w, h, rnd_panel_bg(cam));
     /* the clock column is as wide as a clock past 100 minutes; the lines take the rest, less the padding */
     float stamp_right = x + RND_PAD + (float)rnd_text_width(text, RND_FONT_SMALL, "000:00");
     float text_x = stamp_right + 8.0f;
@@ -407,14 +225,14 @@ static void rnd_hud_ticker(SDL_Renderer *r, RndText *text, const RndHudState *hu
     SDL_RenderSetClipRect(r, NULL);
 }
 
-void rnd_hud_draw(SDL_Renderer *r, RndText *text, const RndHudState *hud, const RndFrame *frame, const RndUi *ui,
-                  const RndCamera *cam, int view_w, int view_h)
+void rnd_hud_draw(SDL_Renderer *r, RndText *text, const RndHudState *hud, const RndTiming *timing,
+                  const RndFrame *frame, const RndUi *ui, const RndCamera *cam, int view_w, int view_h)
 {
     (void)view_w;
     float y = rnd_hud_info(r, text, frame, ui, cam) + 6.0f;
     float reserve = rnd_ticker_height(text) + 30.0f;
-    y = rnd_hud_tower(r, text, hud, frame, ui->selected, y, reserve, view_h) + 6.0f;
-    rnd_hud_ticker(r, text, hud, y);
+    y = rnd_tower_draw(r, text, timing, frame, ui->selected, y, reserve, view_h, cam->mode != RND_CAM_OVERVIEW) + 6.0f;
+    rnd_hud_ticker(r, text, hud, cam, y);
     rnd_text_draw(text, RND_FONT_SMALL, "h: help", 12.0f, view_h - rnd_text_height(text, RND_FONT_SMALL) - 6.0f,
                   rnd_text_dim, RND_LEFT);
 }
@@ -425,8 +243,8 @@ static const char *const rnd_help_lines[][2] = {
     {"space", "pause / resume"},
     {".", "one tick while paused"},
     {"+  -", "sim speed (1/4x .. 64x)"},
-    {"Tab / click", "select a car (shift+Tab: previous)"},
-    {"c", "camera: overview / follow selected"},
+    {"Tab / click", "select a car and follow it (shift+Tab: previous)"},
+    {"c", "camera: TV director / follow selected / overview"},
     {"wheel, drag", "zoom about the cursor, pan"},
     {"m", "context-map inspector of the selected car"},
     {"s", "screenshot (racesim-TICK.bmp)"},

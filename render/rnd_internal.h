@@ -83,21 +83,101 @@ int rnd_track_build(RndTrackGeom *geom, const TrkTrack *track);
 void rnd_track_free(RndTrackGeom *geom);
 void rnd_track_draw(RndTrackGeom *geom, SDL_Renderer *r, const RndCamera *cam);
 
+/* ---- labels that do not overlap (rnd_labels.c) ------------------------------------------------------------------ */
+
+#define RND_MAX_LABELS (2 * SIM_MAX_CARS) /* tags and the marks they keep clear of */
+
+typedef struct RndLabels {
+    SDL_FRect rects[RND_MAX_LABELS];
+    int count;
+} RndLabels;
+
+void rnd_labels_clear(RndLabels *set);
+/* True when r overlaps no label placed so far. */
+bool rnd_labels_free(const RndLabels *set, const SDL_FRect *r);
+/* Places a w x h label near the anchor (ax, ay), `gap` px away, in the first of a few spots around it that is
+ * free and inside bounds (NULL: anywhere); false (nothing placed) when none is. */
+bool rnd_labels_place(RndLabels *set, float ax, float ay, float w, float h, float gap, const SDL_FRect *bounds,
+                      SDL_FRect *out);
+
+/* ---- track map (rnd_minimap.c) ----------------------------------------------------------------------------------- */
+
+/* The track's outline in unit coordinates of its bounds (built once per track) and its screen vertices for the
+ * box last drawn into. */
+typedef struct RndMinimap {
+    int n;
+    float *ux, *uy;        /* [0, 1] across the bounds, y down */
+    double min_x_m, min_y_m, w_m, h_m;
+    SDL_FRect box;         /* the panel the vertices were laid out for */
+    SDL_Vertex *verts;     /* 4 per segment */
+    int *indices;          /* 6 per segment */
+} RndMinimap;
+
+int rnd_minimap_build(RndMinimap *map, const RndTrackGeom *geom);
+void rnd_minimap_free(RndMinimap *map);
+/* The panel's rectangle in a window view_w wide (top right). */
+SDL_FRect rnd_minimap_panel(const RndMinimap *map, int view_w);
+void rnd_minimap_draw(SDL_Renderer *r, RndText *text, RndMinimap *map, const RndFrame *frame, int selected,
+                      int view_w);
+
 /* ---- cars (rnd_cars.c) ----------------------------------------------------------------------------------------- */
 
 typedef struct RndCarDraw {
     bool drawn;
     float sx, sy;
+    bool wants_tag;  /* too small on screen for its number on the body */
+    bool tagged;     /* its number tag was drawn, at tag */
+    SDL_FRect tag;
 } RndCarDraw;
 
 void rnd_cars_draw(SDL_Renderer *r, RndText *text, const RndCamera *cam, const RndFrame *frame, int selected,
                    RndCarDraw *out);
 
+/* ---- timing (rnd_timing.c) -------------------------------------------------------------------------------------- */
+
+#define RND_GAP_STEP_M 5.0 /* resolution of the leader's timing table */
+
+/* When the leading position first reached each distance mark, from where the leader started, and the grid order. */
+typedef struct RndTiming {
+    double *lead_time_s;        /* time the leader first reached mark i (at base_m + i * RND_GAP_STEP_M) */
+    int lead_marks, lead_cap;
+    double base_m;              /* race distance of mark 0: the leader's at the start */
+    double lead_dist_m;         /* the leader's race distance when last observed ... */
+    double lead_seen_s;         /* ... and the time then */
+    int grid_pos[SIM_MAX_CARS]; /* 1-based position at the start, by car id */
+} RndTiming;
+
+void rnd_timing_reset(RndTiming *t, const SimWorld *world);
+void rnd_timing_free(RndTiming *t);
+void rnd_timing_observe(RndTiming *t, const SimWorld *world);
+/* Fills one row per car in race order (rnd.h); returns the count. */
+int rnd_timing_rows(const RndTiming *t, const SimWorld *world, RndTimingRow *rows);
+
+/* ---- the TV director (rnd_director.c) ---------------------------------------------------------------------------- */
+
+typedef enum RndShotReason { RND_SHOT_LEADER = 0, RND_SHOT_FIGHT, RND_SHOT_PASS, RND_SHOT_CONTACT } RndShotReason;
+
+/* Who the director camera shows and since when (race time), plus the latest pass or contact not cut to yet. */
+typedef struct RndDirector {
+    int car, rival;            /* rival: the car it fights or just met, -1 for none */
+    RndShotReason reason;
+    double shot_start_s;
+    int pending_car, pending_rival;
+    RndShotReason pending_reason;
+    double pending_s;
+    long last_event_tick;
+} RndDirector;
+
+void rnd_director_reset(RndDirector *d, const SimWorld *world);
+/* After every sim step, with the timing already updated for it. */
+void rnd_director_observe(RndDirector *d, const RndTiming *timing, const SimWorld *world);
+void rnd_director_draw_caption(SDL_Renderer *r, RndText *text, const RndDirector *d, const SimWorld *world,
+                               float left_px, float right_px);
+
 /* ---- HUD (rnd_hud.c) ------------------------------------------------------------------------------------------ */
 
 #define RND_TICKER_LEN 6
 #define RND_TICKER_LABEL (DRV_NAME_LEN + 16) /* "#number name" */
-#define RND_GAP_STEP_M 5.0 /* resolution of the leader's timing table */
 
 /* An event as the ticker shows it. The line is laid out when drawn, with the font: the cars' labels are kept whole
  * here and shortened then, each to its share of the panel, so a long name never pushes the other car (or the
@@ -110,25 +190,30 @@ typedef struct RndTickerItem {
     char b[RND_TICKER_LABEL];   /* the second car, "" when the event has one */
 } RndTickerItem;
 
-/* What the HUD remembers between frames: recent events and when the leader passed each distance mark, so the
- * tower shows real time gaps (the time since the leader was where this car is now). */
+/* What the HUD remembers between frames: recent events. */
 typedef struct RndHudState {
     RndTickerItem ticker[RND_TICKER_LEN];
     int ticker_count;           /* newest at index 0 */
     long last_event_tick;       /* events up to this tick are already in the ticker */
-    int seen_events;            /* events already read when the list is cumulative */
-    double *lead_time_s;        /* time the leader first reached mark i * RND_GAP_STEP_M */
-    int lead_marks, lead_cap;
-    double last_time_s;
 } RndHudState;
 
 void rnd_hud_reset(RndHudState *hud);
-void rnd_hud_free(RndHudState *hud);
 void rnd_hud_observe(RndHudState *hud, const SimWorld *world);
-/* Width of the standings tower for the camera's inset. */
-int rnd_hud_tower_width(RndText *text);
-void rnd_hud_draw(SDL_Renderer *r, RndText *text, const RndHudState *hud, const RndFrame *frame, const RndUi *ui,
-                  const RndCamera *cam, int view_w, int view_h);
+void rnd_hud_draw(SDL_Renderer *r, RndText *text, const RndHudState *hud, const RndTiming *timing,
+                  const RndFrame *frame, const RndUi *ui, const RndCamera *cam, int view_w, int view_h);
+/* ---- the standings tower (rnd_tower.c) --------------------------------------------------------------------------- */
+
+#define RND_PANEL_PAD 6.0f
+#define RND_PANEL_SEE_THROUGH 150 /* opacity of the left column's panels when cars may pass under them */
+#define RND_TOWER_X 10.0f
+
+/* Width of the standings tower (the HUD column) for the camera's inset. */
+int rnd_tower_width(RndText *text);
+/* The standings from y down, leaving reserve_px at the bottom of the window; see-through when `translucent`
+ * (the camera is close in and cars may pass under it). Returns the bottom edge. */
+float rnd_tower_draw(SDL_Renderer *r, RndText *text, const RndTiming *timing, const RndFrame *frame, int selected,
+                     float y, float reserve_px, int view_h, bool translucent);
+
 void rnd_hud_draw_help(SDL_Renderer *r, RndText *text, int view_w, int view_h);
 void rnd_hud_draw_results(SDL_Renderer *r, RndText *text, const RndFrame *frame, int view_w, int view_h);
 /* Formats a time as m:ss.mmm (or s.mmm below a minute). */
@@ -150,9 +235,12 @@ struct RndView {
     SDL_Renderer *renderer;
     RndText *text;
     RndTrackGeom geom;
+    RndMinimap minimap;
     RndCamera cam;
     RndUi ui;
     RndHudState hud;
+    RndTiming timing;
+    RndDirector director;
     RndCarDraw cars[SIM_MAX_CARS];
     int car_count;
     bool dragging;

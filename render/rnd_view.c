@@ -3,6 +3,7 @@
  * grass, track, map overlay, cars, HUD, inspector panel, results, help. */
 #include "rnd_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -45,7 +46,8 @@ void rnd_view_destroy(RndView *view)
     if (!view)
         return;
     rnd_track_free(&view->geom);
-    rnd_hud_free(&view->hud);
+    rnd_minimap_free(&view->minimap);
+    rnd_timing_free(&view->timing);
     rnd_text_destroy(view->text);
     free(view);
 }
@@ -53,13 +55,14 @@ void rnd_view_destroy(RndView *view)
 /* The screen area the HUD column and the inspector panel cover, which the overview keeps the track out of. */
 static void rnd_view_insets(RndView *view, bool has_selection)
 {
-    view->cam.inset_left_px = rnd_hud_tower_width(view->text) + 10;
+    view->cam.inset_left_px = rnd_tower_width(view->text) + 10;
     view->cam.inset_bottom_px = view->ui.inspector && has_selection ? rnd_inspector_panel_height(view->text) + 10 : 0;
 }
 
 void rnd_view_reset(RndView *view, const SimWorld *world)
 {
     rnd_track_build(&view->geom, sim_world_track(world));
+    rnd_minimap_build(&view->minimap, &view->geom);
     int w = 0, h = 0;
     SDL_GetRendererOutputSize(view->renderer, &w, &h);
     view->cam.view_w = w;
@@ -67,14 +70,33 @@ void rnd_view_reset(RndView *view, const SimWorld *world)
     rnd_view_insets(view, view->ui.selected >= 0);
     rnd_camera_init(&view->cam, view->geom.min_x_m, view->geom.min_y_m, view->geom.max_x_m, view->geom.max_y_m);
     rnd_hud_reset(&view->hud);
+    rnd_timing_reset(&view->timing, world);
+    rnd_director_reset(&view->director, world);
     view->car_count = 0;
     if (view->ui.selected >= sim_world_car_count(world))
         view->ui.selected = sim_world_car_count(world) > 0 ? 0 : -1;
 }
 
-void rnd_view_observe(RndView *view, const SimWorld *world) { rnd_hud_observe(&view->hud, world); }
+void rnd_view_observe(RndView *view, const SimWorld *world)
+{
+    rnd_hud_observe(&view->hud, world);
+    rnd_timing_observe(&view->timing, world);
+    rnd_director_observe(&view->director, &view->timing, world);
+}
+
+bool rnd_view_director_shot(const RndView *view, int *car, int *rival)
+{
+    *car = view->director.car;
+    *rival = view->director.rival;
+    return view->director.car >= 0;
+}
 
 RndUi *rnd_view_ui(RndView *view) { return &view->ui; }
+
+int rnd_view_timing(const RndView *view, const SimWorld *world, RndTimingRow *rows)
+{
+    return rnd_timing_rows(&view->timing, world, rows);
+}
 
 RndCamera *rnd_view_camera(RndView *view) { return &view->cam; }
 
@@ -87,7 +109,22 @@ bool rnd_view_car_screen_pos(const RndView *view, int car_id, float *sx, float *
     return true;
 }
 
+bool rnd_view_car_tag(const RndView *view, int car_id, SDL_FRect *rect)
+{
+    if (car_id < 0 || car_id >= view->car_count || !view->cars[car_id].tagged)
+        return false;
+    *rect = view->cars[car_id].tag;
+    return true;
+}
+
 /* ---- input ----------------------------------------------------------------------------------------------------- */
+
+/* Choosing a car by hand while the director cuts: follow that car instead. */
+static void rnd_view_take_over(RndView *view)
+{
+    if (view->cam.mode == RND_CAM_DIRECTOR)
+        view->cam.mode = RND_CAM_FOLLOW;
+}
 
 /* The next car in race order after the selected one (dir = +1) or before it (dir = -1). */
 static void rnd_view_cycle(RndView *view, const SimWorld *world, int dir)
@@ -101,6 +138,7 @@ static void rnd_view_cycle(RndView *view, const SimWorld *world, int dir)
         if (order[k] == view->ui.selected)
             pos = k;
     view->ui.selected = order[((pos + dir) % n + n) % n];
+    rnd_view_take_over(view);
 }
 
 static void rnd_view_click(RndView *view, float x, float y)
@@ -116,8 +154,10 @@ static void rnd_view_click(RndView *view, float x, float y)
             best = i;
         }
     }
-    if (best >= 0)
+    if (best >= 0) {
         view->ui.selected = best;
+        rnd_view_take_over(view);
+    }
 }
 
 static void rnd_view_key(RndView *view, const SDL_KeyboardEvent *key, const RndFrame *frame, RndActions *out)
@@ -147,8 +187,10 @@ static void rnd_view_key(RndView *view, const SDL_KeyboardEvent *key, const RndF
     case SDLK_TAB:
         rnd_view_cycle(view, frame->world, (key->keysym.mod & KMOD_SHIFT) ? -1 : 1);
         break;
-    case SDLK_c:
-        view->cam.mode = view->cam.mode == RND_CAM_FOLLOW ? RND_CAM_OVERVIEW : RND_CAM_FOLLOW;
+    case SDLK_c: /* director -> follow the selected car -> overview -> director */
+        view->cam.mode = view->cam.mode == RND_CAM_DIRECTOR ? RND_CAM_FOLLOW
+                         : view->cam.mode == RND_CAM_FOLLOW ? RND_CAM_OVERVIEW
+                                                            : RND_CAM_DIRECTOR;
         rnd_camera_update(&view->cam, view->cam.view_w, view->cam.view_h);
         break;
     case SDLK_m:
@@ -220,6 +262,26 @@ void rnd_view_handle_event(RndView *view, const SDL_Event *ev, const RndFrame *f
 
 /* ---- drawing --------------------------------------------------------------------------------------------------- */
 
+/* The director's framing: both cars of a fight when they fit the view at the follow zoom (centred between them),
+ * else the followed car. */
+static void rnd_view_frame_shot(RndView *view, const RndFrame *frame, int car)
+{
+    const SimWorld *world = frame->world;
+    RndPose p = rnd_pose_lerp(frame->prev, sim_world_car(world, car), frame->alpha);
+    double cx = p.x_m, cy = p.y_m;
+    int rival = view->director.rival;
+    if (rival >= 0 && rival < view->car_count && sim_world_car(world, rival)->status == SIM_RUNNING) {
+        RndPose q = rnd_pose_lerp(frame->prev, sim_world_car(world, rival), frame->alpha);
+        double room_w = (view->cam.view_w - view->cam.inset_left_px) * 0.7 / view->cam.scale_ppm;
+        double room_h = (view->cam.view_h - view->cam.inset_bottom_px) * 0.7 / view->cam.scale_ppm;
+        if (fabs(q.x_m - p.x_m) < room_w && fabs(q.y_m - p.y_m) < room_h) {
+            cx = 0.5 * (p.x_m + q.x_m);
+            cy = 0.5 * (p.y_m + q.y_m);
+        }
+    }
+    rnd_camera_centre(&view->cam, cx, cy);
+}
+
 void rnd_view_draw(RndView *view, const RndFrame *frame)
 {
     SDL_Renderer *r = view->renderer;
@@ -230,12 +292,17 @@ void rnd_view_draw(RndView *view, const RndFrame *frame)
         rnd_view_reset(view, world);
     int n = sim_world_car_count(world);
     view->car_count = n < SIM_MAX_CARS ? n : SIM_MAX_CARS;
+    bool director = view->cam.mode == RND_CAM_DIRECTOR;
+    if (director && view->director.car >= 0 && view->director.car < view->car_count)
+        view->ui.selected = view->director.car; /* the inspector, tower and map show the director's car */
     int sel = view->ui.selected >= 0 && view->ui.selected < view->car_count ? view->ui.selected : -1;
     rnd_view_insets(view, sel >= 0);
     rnd_camera_update(&view->cam, w, h);
     if (view->cam.mode == RND_CAM_FOLLOW && sel >= 0) {
         RndPose p = rnd_pose_lerp(frame->prev, sim_world_car(world, sel), frame->alpha);
         rnd_camera_centre(&view->cam, p.x_m, p.y_m);
+    } else if (director && sel >= 0) {
+        rnd_view_frame_shot(view, frame, sel);
     }
     SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
     SDL_SetRenderDrawColor(r, RND_GRASS_RGB, 255);
@@ -244,7 +311,12 @@ void rnd_view_draw(RndView *view, const RndFrame *frame)
     if (view->ui.inspector && sel >= 0)
         rnd_inspector_draw_overlay(r, &view->cam, frame, sel);
     rnd_cars_draw(r, view->text, &view->cam, frame, sel, view->cars);
-    rnd_hud_draw(r, view->text, &view->hud, frame, &view->ui, &view->cam, w, h);
+    if (view->cam.mode != RND_CAM_OVERVIEW) /* the overview shows the whole track already */
+        rnd_minimap_draw(r, view->text, &view->minimap, frame, sel, w);
+    if (director)
+        rnd_director_draw_caption(r, view->text, &view->director, world, (float)view->cam.inset_left_px,
+                                  rnd_minimap_panel(&view->minimap, w).x);
+    rnd_hud_draw(r, view->text, &view->hud, &view->timing, frame, &view->ui, &view->cam, w, h);
     if (view->ui.inspector && sel >= 0)
         rnd_inspector_draw_panel(r, view->text, frame, sel, w, h);
     if (sim_world_done(world) && !view->ui.results_hidden)

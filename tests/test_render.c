@@ -289,6 +289,200 @@ static int test_follow_camera_centres_selected(void)
     return 0;
 }
 
+/* The track map: in follow mode a panel at the top right holds the track's outline and both cars as dots in their
+ * colours (the cars are far apart on the track, so both can only be there as dots); the overview has none. */
+static int test_minimap_in_follow_mode(void)
+{
+    Fixture f;
+    TST_CHECK(fixture_open(&f) == 0);
+    const uint8_t outline[3] = {175, 178, 188};
+    rnd_view_ui(f.view)->selected = 1;
+    draw(&f, NULL);
+    TST_CHECK(count_colour(&f, W - 250, 0, W, 190, outline) == 0);
+    rnd_view_camera(f.view)->mode = RND_CAM_FOLLOW;
+    draw(&f, NULL);
+    TST_CHECK(count_colour(&f, W - 250, 0, W, 190, outline) > 300);
+    TST_CHECK(count_colour(&f, W - 250, 0, W, 190, car_a_rgb) >= 20);
+    TST_CHECK(count_colour(&f, W - 250, 0, W, 190, car_b_rgb) >= 20);
+    /* the selected car is ringed in white */
+    const uint8_t white[3] = {255, 255, 255};
+    TST_CHECK(count_colour(&f, W - 250, 0, W, 190, white) >= 20);
+    /* the map stays clear of the standings tower */
+    TST_CHECK(count_colour(&f, 0, 0, rnd_view_camera(f.view)->inset_left_px, H, outline) == 0);
+    fixture_close(&f);
+    return 0;
+}
+
+/* Broadcast timing: three cars held at constant speeds; C (faster, in its own lane) passes B. Before any car has
+ * reached the leader's starting spot only the grid order is known; afterwards gaps and intervals are times. */
+static int test_tower_timing(void)
+{
+    Fixture f;
+    TST_CHECK(fixture_begin(&f, 5, 0.0) == 0);
+    TST_CHECK(add_car_moving(f.world, "A", 1, car_a_rgb, 700.0, 0.0, 30.0, 700.0) == 0);
+    TST_CHECK(add_car_moving(f.world, "B", 2, car_b_rgb, 580.0, -3.5, 30.0, 580.0) == 1);
+    TST_CHECK(add_car_moving(f.world, "C", 3, car_a_rgb, 540.0, 3.5, 34.0, 540.0) == 2);
+    TST_CHECK(fixture_view(&f) == 0);
+    RndTimingRow rows[SIM_MAX_CARS];
+    step_observed(&f, 1);
+    TST_CHECK(rnd_view_timing(f.view, f.world, rows) == 3);
+    TST_CHECK(rows[0].car == 0 && !rows[0].has_gap);
+    TST_CHECK(!rows[1].has_gap && !rows[2].has_gap); /* no "--": simply not known yet */
+    TST_CHECK(rows[1].gained == 0 && rows[2].gained == 0);
+    step_observed(&f, 1499); /* 15 s: A at 1150, B at 1030, C at 1050 */
+    TST_CHECK(rnd_view_timing(f.view, f.world, rows) == 3);
+    TST_CHECK(rows[0].car == 0 && rows[1].car == 2 && rows[2].car == 1);
+    TST_CHECK(rows[1].has_gap && rows[2].has_gap);
+    /* A was where C is about 100 m ago, where B is about 120 m ago (off the centre line the cars cover the
+     * corners at other rates than A, so only roughly) */
+    TST_NEAR(rows[1].gap_s, 100.0 / 30.0, 0.5);
+    TST_NEAR(rows[2].gap_s, 4.0, 0.5);
+    TST_NEAR(rows[2].interval_s, rows[2].gap_s - rows[1].gap_s, 1e-9);
+    TST_CHECK(rows[2].interval_s < RND_BATTLE_S);
+    TST_CHECK(rows[2].battle && !rows[1].battle); /* B is 0.67 s behind C; C is 3.3 s behind A */
+    TST_CHECK(rows[1].gained == 1 && rows[2].gained == -1 && rows[0].gained == 0);
+    fixture_close(&f);
+    return 0;
+}
+
+/* Overview tags: eight cars within 20 m are a few pixels apart; their number tags must not pile into a block. Each
+ * tag drawn overlaps no other, the leader's and the selected car's are drawn, the rest get what room is left (the
+ * cars' own marks are kept clear too, so in so tight a bunch that is little). */
+static int test_overview_tags_do_not_overlap(void)
+{
+    Fixture f;
+    TST_CHECK(fixture_begin(&f, 3, 0.0) == 0);
+    for (int i = 0; i < 8; i++) {
+        double s = 300.0 - 2.5 * i;
+        TST_CHECK(add_car_moving(f.world, "Bunch", 10 + i, i % 2 ? car_a_rgb : car_b_rgb, s, i % 2 ? 2.0 : -2.0,
+                                 30.0, s) == i);
+    }
+    TST_CHECK(fixture_view(&f) == 0);
+    step_observed(&f, 1);
+    rnd_view_ui(f.view)->selected = 5;
+    draw(&f, NULL);
+    SDL_FRect tags[8];
+    bool has[8];
+    int drawn = 0;
+    for (int i = 0; i < 8; i++) {
+        has[i] = rnd_view_car_tag(f.view, i, &tags[i]);
+        drawn += has[i];
+    }
+    TST_CHECK(has[sim_world_order(f.world)[0]] && has[5]);
+    TST_CHECK(drawn >= 2);
+    for (int i = 0; i < 8; i++)
+        for (int j = i + 1; j < 8; j++)
+            TST_CHECK(!has[i] || !has[j] || !SDL_HasIntersectionF(&tags[i], &tags[j]));
+    fixture_close(&f);
+    return 0;
+}
+
+static int count_events(const SimWorld *world, SimEventType type);
+
+/* ---- the TV director ------------------------------------------------------------------------------------------ */
+
+/* Cars held at constant speeds in lanes of their own. */
+static int director_world(Fixture *f, const double s_m[], const double d_m[], const double v_mps[], int n)
+{
+    if (fixture_begin(f, 5, 0.0) != 0)
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (add_car_moving(f->world, "Car", i + 1, i % 2 ? car_a_rgb : car_b_rgb, s_m[i], d_m[i], v_mps[i], s_m[i]) !=
+            i)
+            return -1;
+    return fixture_view(f);
+}
+
+static int test_director_picks_closest_fight(void)
+{
+    /* A leads alone; C is 0.67 s behind B (the fight); D is far back */
+    const double s[4] = {700.0, 560.0, 540.0, 400.0}, d[4] = {0.0, -3.0, 3.0, 0.0}, v[4] = {30.0, 30.0, 30.0, 30.0};
+    Fixture f;
+    TST_CHECK(director_world(&f, s, d, v, 4) == 0);
+    int car, rival;
+    TST_CHECK(rnd_view_director_shot(f.view, &car, &rival) && car == 0 && rival == -1); /* the front of the grid */
+    step_observed(&f, 1000);
+    TST_CHECK(rnd_view_director_shot(f.view, &car, &rival));
+    TST_CHECK(car == 2 && rival == 1);
+    /* the camera and the caption follow it, and the selection is the director's car */
+    rnd_view_camera(f.view)->mode = RND_CAM_DIRECTOR;
+    draw(&f, NULL);
+    TST_CHECK(rnd_view_ui(f.view)->selected == 2);
+    float cx, cy, bx, by;
+    TST_CHECK(rnd_view_car_screen_pos(f.view, 2, &cx, &cy) && rnd_view_car_screen_pos(f.view, 1, &bx, &by));
+    const RndCamera *cam = rnd_view_camera(f.view);
+    TST_NEAR(0.5 * (cx + bx), cam->inset_left_px + (W - cam->inset_left_px) * 0.5, 1.0); /* both in the shot */
+    fixture_close(&f);
+    return 0;
+}
+
+/* The latest pass or contact in the world's events (NULL when none). */
+static const SimEvent *last_meeting(const SimWorld *world)
+{
+    int count = 0;
+    const SimEvent *ev = sim_world_events(world, &count), *last = NULL;
+    for (int i = 0; i < count; i++)
+        if (ev[i].type == SIM_EV_OVERTAKE || ev[i].type == SIM_EV_COLLISION)
+            last = &ev[i];
+    return last;
+}
+
+static int test_director_holds_shots(void)
+{
+    /* B is 0.33 s behind A from the start, a fight known within half a second; the director still holds its first
+     * shot (the leader) for 3 s. D, faster, runs into C and past it from 3.5 s on: the director cuts to that (the
+     * car of the latest pass or contact, the other as its rival) only once the fight has been shown 3 s. */
+    const double s[4] = {700.0, 690.0, 500.0, 470.0}, d[4] = {0.0, -3.0, -3.0, 3.0}, v[4] = {30.0, 30.0, 30.0, 36.0};
+    Fixture f;
+    TST_CHECK(director_world(&f, s, d, v, 4) == 0);
+    int car, rival;
+    step_observed(&f, 290);
+    TST_CHECK(rnd_view_director_shot(f.view, &car, &rival) && car == 0 && rival == -1);
+    TST_CHECK(last_meeting(f.world) == NULL);
+    step_observed(&f, 20);
+    TST_CHECK(rnd_view_director_shot(f.view, &car, &rival) && car == 1 && rival == 0);
+    step_observed(&f, 250); /* 5.6 s: C and D have met, but the fight's shot is not 3 s old */
+    const SimEvent *ev = last_meeting(f.world);
+    TST_CHECK(ev != NULL && ev->tick > 310);
+    TST_CHECK(rnd_view_director_shot(f.view, &car, &rival) && car == 1 && rival == 0);
+    step_observed(&f, 60);
+    ev = last_meeting(f.world);
+    TST_CHECK(rnd_view_director_shot(f.view, &car, &rival) && car == ev->a && rival == ev->b);
+    TST_CHECK((car == 2 && rival == 3) || (car == 3 && rival == 2));
+    fixture_close(&f);
+    return 0;
+}
+
+/* The fastest lap's holder: no purple in the tower before any lap is done, the mark and a purple lap time after. */
+static int test_tower_marks_fastest_lap(void)
+{
+    Fixture f;
+    TST_CHECK(fixture_begin(&f, 5, 0.0) == 0);
+    TST_CHECK(add_car_moving(f.world, "Slow", 1, car_a_rgb, 200.0, 0.0, 30.0, 200.0) == 0);
+    TST_CHECK(add_car_moving(f.world, "Quick", 2, car_b_rgb, 100.0, -3.0, 33.0, 100.0) == 1);
+    TST_CHECK(fixture_view(&f) == 0);
+    rnd_view_ui(f.view)->selected = -1;
+    const uint8_t purple[3] = {190, 90, 255};
+    int tower_w = rnd_view_camera(f.view)->inset_left_px;
+    draw(&f, NULL);
+    TST_CHECK(count_colour(&f, 0, 0, tower_w, H, purple) == 0);
+    int guard = 0;
+    while ((sim_world_car(f.world, 0)->laps < 2 || sim_world_car(f.world, 1)->laps < 2) && guard++ < 20000)
+        step_observed(&f, 1);
+    /* (a car's first lap runs from where it was placed, so which car holds the fastest lap is read, not assumed) */
+    double best0 = sim_world_car(f.world, 0)->best_lap_s, best1 = sim_world_car(f.world, 1)->best_lap_s;
+    TST_CHECK(best0 > 0.0 && best1 > 0.0 && best0 != best1);
+    int holder = best0 < best1 ? 0 : 1;
+    RndTimingRow rows[SIM_MAX_CARS];
+    TST_CHECK(rnd_view_timing(f.view, f.world, rows) == 2);
+    for (int k = 0; k < 2; k++)
+        TST_CHECK(rows[k].fastest == (rows[k].car == holder));
+    draw(&f, NULL);
+    TST_CHECK(count_colour(&f, 0, 0, tower_w, H, purple) >= 40);
+    fixture_close(&f);
+    return 0;
+}
+
 static int test_hud_text_in_tower(void)
 {
     Fixture f;
@@ -305,7 +499,7 @@ static int test_hud_text_in_tower(void)
     TST_CHECK(bright > 60);
     /* and a pixel of the tower background between rows of text */
     uint8_t bg[3];
-    pixel(&f, 11, 60, bg);
+    pixel(&f, 11, 70, bg);
     TST_CHECK(bg[0] < 60 && bg[1] < 60 && bg[2] < 60);
     fixture_close(&f);
     return 0;
@@ -470,12 +664,19 @@ static int test_controls(void)
     e = key_event(SDLK_m, 0);
     rnd_view_handle_event(f.view, &e, &frame, &act);
     TST_CHECK(ui->inspector != insp);
-    e = key_event(SDLK_c, 0);
+    /* c cycles director -> follow -> overview -> director */
+    const RndCameraMode cycle[3] = {RND_CAM_DIRECTOR, RND_CAM_FOLLOW, RND_CAM_OVERVIEW};
+    for (int i = 0; i < 3; i++) {
+        e = key_event(SDLK_c, 0);
+        rnd_view_handle_event(f.view, &e, &frame, &act);
+        TST_CHECK(rnd_view_camera(f.view)->mode == cycle[i]);
+    }
+    /* choosing a car by hand while the director cuts follows that car */
+    rnd_view_camera(f.view)->mode = RND_CAM_DIRECTOR;
+    e = key_event(SDLK_TAB, 0);
     rnd_view_handle_event(f.view, &e, &frame, &act);
     TST_CHECK(rnd_view_camera(f.view)->mode == RND_CAM_FOLLOW);
-    e = key_event(SDLK_c, 0);
-    rnd_view_handle_event(f.view, &e, &frame, &act);
-    TST_CHECK(rnd_view_camera(f.view)->mode == RND_CAM_OVERVIEW);
+    rnd_view_camera(f.view)->mode = RND_CAM_OVERVIEW;
     TST_CHECK(!act.screenshot && !act.restart && !act.quit);
     SDL_Keycode keys[3] = {SDLK_s, SDLK_r, SDLK_ESCAPE};
     for (int i = 0; i < 3; i++) {
@@ -720,6 +921,12 @@ int main(void)
     TST_RUN(test_track_and_grass);
     TST_RUN(test_cars_drawn_in_their_colours);
     TST_RUN(test_follow_camera_centres_selected);
+    TST_RUN(test_minimap_in_follow_mode);
+    TST_RUN(test_tower_timing);
+    TST_RUN(test_overview_tags_do_not_overlap);
+    TST_RUN(test_director_picks_closest_fight);
+    TST_RUN(test_director_holds_shots);
+    TST_RUN(test_tower_marks_fastest_lap);
     TST_RUN(test_hud_text_in_tower);
     TST_RUN(test_inspector_panel);
     TST_RUN(test_save_bmp);
