@@ -247,7 +247,7 @@ static const char *const rnd_help_lines[][2] = {
     {"c", "camera: TV director / follow selected / overview"},
     {"wheel, drag", "zoom about the cursor, pan"},
     {"m", "context-map inspector of the selected car"},
-    {"s", "screenshot (racesim-TICK.bmp)"},
+    {"s", "screenshot (racesim-TICK.png)"},
     {"r", "restart with the same seed"},
     {"Enter", "hide / show the results at the end"},
     {"h", "this help"},
