@@ -49,10 +49,11 @@ static void cmd_baseline_usage(FILE *out)
             "  --tol-offtracks N      allowed change of the total off-tracks (default 0)\n"
             "  --tol-orders N         seeds allowed to change their finishing order (default 0)\n"
             "options (both):\n"
-            "  --jobs J               races at a time (threads; results do not depend on J; default 1)\n"
+            "  --jobs J               races at a time (threads; results do not depend on J; default: all cores, here %d)\n"
             "  -h, --help             this text\n\n"
             "Exit status: 0 recorded / no change beyond the tolerances, 1 a change beyond them (or a run\n"
-            "failed), 2 bad usage, a bad race file, or a bad or stale baseline file.\n");
+            "failed), 2 bad usage, a bad race file, or a bad or stale baseline file.\n",
+            app_default_jobs());
 }
 
 /*----------------------------------------------------------------------------------------------------------------
@@ -109,7 +110,7 @@ static int cmd_baseline_value(BaselineOpts *o, const char *opt, const char *v)
 /* Returns -1 to go on, else an exit code. */
 static int cmd_baseline_parse(int argc, char **argv, BaselineOpts *o)
 {
-    o->jobs = 1;
+    o->jobs = app_default_jobs();
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {

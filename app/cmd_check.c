@@ -4,6 +4,7 @@
  * seeds). Every (scenario, seed) run is one job of a lab_batch; results are stored by job index and summarised in
  * file and seed order afterwards, so the output does not depend on --jobs. */
 #include "app.h"
+#include "app_exp.h"
 
 #include "../lab/lab.h"
 #include "../sim/sim.h"
@@ -56,12 +57,13 @@ static void cmd_check_usage(FILE *out)
             "options:\n"
             "  --seeds A-B     seeds to run every scenario with (default: the scenario's [expect] seeds, else\n"
             "                  its race seed)\n"
-            "  --jobs J        run J races at a time (threads; the output does not depend on J; default 1)\n"
+            "  --jobs J        run J races at a time (threads; the output does not depend on J; default: all cores, here %d)\n"
             "  --json          one JSON object per scenario (every seed, every check, and the checks across\n"
             "                  seeds in \"across_seeds\"), then a summary object\n"
             "  -v, --verbose   also one line per seed (per-seed checks only)\n"
             "  -h, --help      this text\n\n"
-            "Exit status: 0 every scenario passed, 1 a scenario failed, 2 bad usage or a bad scenario file.\n");
+            "Exit status: 0 every scenario passed, 1 a scenario failed, 2 bad usage or a bad scenario file.\n",
+            app_default_jobs());
 }
 
 /*----------------------------------------------------------------------------------------------------------------
@@ -70,7 +72,7 @@ static void cmd_check_usage(FILE *out)
 
 static int cmd_check_parse(int argc, char **argv, CheckOpts *o)
 {
-    o->jobs = 1;
+    o->jobs = app_default_jobs();
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
