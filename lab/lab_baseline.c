@@ -210,6 +210,7 @@ static int lab_bl_fail(LabBlReader *r, int line, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(r->err + k, r->err_len - (size_t)k, fmt, ap);
         va_end(ap);
+        trk_text_printable(r->err); /* a quoted line may hold a CR or worse */
     }
     return 1;
 }
@@ -502,7 +503,11 @@ int lab_baseline_parse(const char *text, size_t len, const char *path, LabBaseli
     r->path = path;
     r->err = err;
     r->err_len = err_len;
-    int rc = len == 0 ? lab_bl_fail(r, 1, "empty file (not a racesim baseline)") : lab_bl_envelope(r);
+    const char *cr = memchr(copy, '\r', len), *crlf = cr && cr[1] == '\n' ? cr : NULL; /* copy ends in a NUL */
+    int rc = len == 0 ? lab_bl_fail(r, 1, "empty file (not a racesim baseline)")
+             : crlf   ? lab_bl_fail(r, 1, "CR LF line endings: the file was converted after it was recorded (convert it "
+                                          "back to LF, e.g. with dos2unix, or record the baseline again)")
+                      : lab_bl_envelope(r);
     if (rc == 0)
         rc = lab_bl_header(r, out);
     if (rc == 0)

@@ -28,6 +28,10 @@ check "compare unchanged exits 0" $rc
 printf '%s\n' "$out" | grep -q "PASS (0 of 3 seeds changed; exact: any change fails)"; check "compare PASS line" $?
 out2=$("$prog" baseline compare "$base" --jobs 2 2>&1)
 [ "$out" = "$out2" ]; check "compare output independent of --jobs" $?
+sed 's/$/\r/' "$base" > "$tmp/crlf.txt"
+err=$("$prog" baseline compare "$tmp/crlf.txt" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 2 ] && [ "$err" = "$tmp/crlf.txt:1: CR LF line endings: the file was converted after it was recorded (convert it back to LF, e.g. with dos2unix, or record the baseline again)" ]
+check "a CR LF baseline is named as such, with no raw CR in the message" $?
 
 # ---- a behaviour change fails (exit 1) and is reported per seed ----
 sed -i 's/^aggression = .*/aggression = 0.1/; s/^skirt = .*/skirt = 2.5/' "$tmp/driver.ini"
