@@ -322,10 +322,12 @@ static const char *xml_err(const char *text)
 #define XML_HEAD "<params name=\"t\">\n<section name=\"Main Track\">\n<attnum name=\"width\" val=\"12\"/>\n" \
                  "<section name=\"Track Segments\">\n" /* lines 1-4 */
 #define XML_TAIL "</section>\n</section>\n</params>\n"
-#define XML_STR(lg) "<section name=\"s\"><attstr name=\"type\" val=\"str\"/><attnum name=\"lg\" val=\"" lg "\"/></section>\n"
+#define XML_STR(lg)                                                                                                \
+    "<section name=\"s\"><attstr name=\"type\" val=\"str\"/><attnum name=\"lg\" val=\"" lg "\"/></section>\n"
 #define XML_TURN(type, extra)                                                                                      \
     "<section name=\"c\"><attstr name=\"type\" val=\"" type "\"/>" extra "</section>\n"
-#define XML_LFT180 XML_TURN("lft", "<attnum name=\"radius\" val=\"50\"/><attnum name=\"arc\" unit=\"deg\" val=\"180\"/>")
+#define XML_LFT180                                                                                                 \
+    XML_TURN("lft", "<attnum name=\"radius\" val=\"50\"/><attnum name=\"arc\" unit=\"deg\" val=\"180\"/>")
 #define XML_LOOP XML_STR("200") XML_LFT180 XML_STR("200") XML_LFT180 /* lines 5-8 */
 
 /* tests/data/torcs/oval.xml: 400 m straights (one written in feet), 180-degree turns of 100 m (one in radians). */
@@ -402,6 +404,8 @@ static int test_xml_errors(void)
     TST_STR_EQ(xml_err(XML_HEAD "<section name=\"s\">\n<attnum name=\"lg\" val=\"9\"/></section>\n" XML_TAIL),
                "t.xml:5: segment 's': no type (str, lft or rgt)");
     TST_STR_EQ(xml_err(XML_HEAD XML_STR("-5") XML_TAIL), "t.xml:5: segment 's': lg must be > 0 and <= 200000");
+    TST_STR_EQ(xml_err(XML_HEAD XML_STR("200") XML_TURN("lft", "<attnum name=\"radius\" val=\"0.1\"/>") XML_TAIL),
+               "t.xml:6: segment 'c': radius must be > 0.5 and <= 100000");
     TST_STR_EQ(xml_err(XML_HEAD XML_STR("long") XML_TAIL), "t.xml:5: segment 's': lg: 'long' is not a number");
     TST_STR_EQ(xml_err(XML_HEAD XML_STR("nan") XML_TAIL), "t.xml:5: segment 's': lg: not a finite number 'nan'");
     TST_STR_EQ(xml_err(XML_HEAD "<section name=\"s\"><attstr name=\"type\" val=\"str\"/>\n"
@@ -413,7 +417,8 @@ static int test_xml_errors(void)
     TST_STR_EQ(xml_err(XML_HEAD XML_TAIL), "t.xml:4: no segments in Track Segments");
     TST_STR_EQ(xml_err("<params>\n<section name=\"Main Track\">\n</section>\n</params>\n"),
                "t.xml:2: no <section name=\"Track Segments\"> in Main Track");
-    TST_STR_EQ(xml_err("<params>\n<section name=\"Header\"/>\n</params>\n"), "t.xml:1: no <section name=\"Main Track\">");
+    TST_STR_EQ(xml_err("<params>\n<section name=\"Header\"/>\n</params>\n"),
+               "t.xml:1: no <section name=\"Main Track\">");
     TST_STR_EQ(xml_err("<?xml version=\"1.0\"?>\n<track/>\n"),
                "t.xml:2: not a TORCS track: the root element is <track>, expected <params>");
     /* the XML itself */

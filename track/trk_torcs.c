@@ -17,6 +17,7 @@
 #define TRK_TORCS_MAX_GAP 0.02         /* the integrated end may miss the start by this share of the length */
 #define TRK_TORCS_MAX_HEADING_DEG 5.0  /* ... and head this far off the start's direction */
 #define TRK_TORCS_MAX_STEPS 10000      /* profil steps of one spiral */
+#define TRK_TORCS_MIN_RADIUS_M 0.5 /* tighter is no road; the bound also keeps a spiral's work small */
 #define TRK_TORCS_MAX_RADIUS_M 1.0e5
 
 typedef enum TrkUnitKind { TRK_UNIT_LENGTH, TRK_UNIT_ANGLE, TRK_UNIT_COUNT } TrkUnitKind;
@@ -101,9 +102,9 @@ static int torcs_unit(TrkTorcs *t, const char *unit, TrkUnitKind kind, const cha
         const char *name;
         double factor;
         TrkUnitKind kind;
-    } units[] = {{"m", 1.0, TRK_UNIT_LENGTH},     {"ft", 0.3048, TRK_UNIT_LENGTH}, {"cm", 0.01, TRK_UNIT_LENGTH},
-                 {"mm", 0.001, TRK_UNIT_LENGTH},  {"km", 1000.0, TRK_UNIT_LENGTH}, {"deg", TRK_PI / 180.0, TRK_UNIT_ANGLE},
-                 {"rad", 1.0, TRK_UNIT_ANGLE}};
+    } units[] = {{"m", 1.0, TRK_UNIT_LENGTH},    {"ft", 0.3048, TRK_UNIT_LENGTH},         {"cm", 0.01, TRK_UNIT_LENGTH},
+                 {"mm", 0.001, TRK_UNIT_LENGTH}, {"km", 1000.0, TRK_UNIT_LENGTH},
+                 {"deg", TRK_PI / 180.0, TRK_UNIT_ANGLE}, {"rad", 1.0, TRK_UNIT_ANGLE}};
     static const char *kinds[] = {"a length (m, ft, cm, mm or km)", "an angle (deg or rad)", "a plain number"};
     *factor = 1.0; /* no unit: SI, as TORCS reads it */
     if (!unit)
@@ -183,12 +184,13 @@ static int torcs_num_in(TrkTorcs *t, int node, const char *key, TrkUnitKind kind
 /* A turn's radius, end radius, arc and steps, and its nominal length. */
 static int torcs_turn(TrkTorcs *t, int node, const char *who, double global_step_m, TrkTorcsSeg *seg)
 {
-    int r = torcs_num_in(t, node, "radius", TRK_UNIT_LENGTH, who, 0.0, TRK_TORCS_MAX_RADIUS_M, &seg->radius_m);
+    int r = torcs_num_in(t, node, "radius", TRK_UNIT_LENGTH, who, TRK_TORCS_MIN_RADIUS_M, TRK_TORCS_MAX_RADIUS_M,
+                         &seg->radius_m);
     if (r == 0)
         return torcs_fail(t, seg->line, "%s: a turn needs a radius", who);
     seg->end_radius_m = seg->radius_m;
-    if (r < 0 || torcs_num_in(t, node, "end radius", TRK_UNIT_LENGTH, who, 0.0, TRK_TORCS_MAX_RADIUS_M,
-                              &seg->end_radius_m) < 0)
+    if (r < 0 || torcs_num_in(t, node, "end radius", TRK_UNIT_LENGTH, who, TRK_TORCS_MIN_RADIUS_M,
+                              TRK_TORCS_MAX_RADIUS_M, &seg->end_radius_m) < 0)
         return -1;
     r = torcs_num_in(t, node, "arc", TRK_UNIT_ANGLE, who, 0.0, 4.0 * TRK_PI, &seg->arc_rad);
     if (r == 0)
@@ -415,8 +417,9 @@ static int torcs_segments(TrkTorcs *t, int main_track, TrkTorcsSeg **segs, int *
         return torcs_fail(t, d->nodes[main_track].line, "no <section name=\"Track Segments\"> in Main Track");
     *list_line = d->nodes[list].line;
     double width_m = TRK_TORCS_DEFAULT_WIDTH_M, step_m = 0.0;
-    if (torcs_num_in(t, main_track, "width", TRK_UNIT_LENGTH, "Main Track", 0.0, 2.0 * TRK_MAX_WIDTH_M, &width_m) < 0 ||
-        torcs_num_in(t, main_track, "profil steps length", TRK_UNIT_LENGTH, "Main Track", 0.0, TRK_MAX_LENGTH_M, &step_m) < 0)
+    const char *who = "Main Track";
+    if (torcs_num_in(t, main_track, "width", TRK_UNIT_LENGTH, who, 0.0, 2.0 * TRK_MAX_WIDTH_M, &width_m) < 0 ||
+        torcs_num_in(t, main_track, "profil steps length", TRK_UNIT_LENGTH, who, 0.0, TRK_MAX_LENGTH_M, &step_m) < 0)
         return -1;
     int n = 0, cap = 0;
     for (int j = torcs_child(d, list, list, "section", NULL); j >= 0; j = torcs_child(d, list, j, "section", NULL)) {
