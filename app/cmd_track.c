@@ -15,9 +15,9 @@
 static void cmd_track_usage(FILE *out)
 {
     fprintf(out, "usage: racesim track FILE... [--strict] [--export LINE.csv [--grip-use G]]\n\n"
-                 "Validates track files (.csv centrelines or INI) and prints for each: name, length, width range,\n"
-                 "tightest radius, number of corners, and the theoretical lap time of the default car on the\n"
-                 "centre line and on the racing line.\n"
+                 "Validates track files (.csv centrelines, TORCS / Speed Dreams .xml tracks or INI) and prints\n"
+                 "for each: name, length, width range, tightest radius, number of corners, and the theoretical lap\n"
+                 "time of the default car on the centre line and on the racing line.\n"
                  "A bad file gives `path:line: what is wrong` on stderr and exit status 2; warnings (a repaired\n"
                  "fold, a bridge) give `path:line: warning: what` on stderr.\n\n"
                  "options:\n"

@@ -22,9 +22,9 @@ typedef struct FuzzTarget {
 } FuzzTarget;
 
 static const FuzzTarget fuzz_targets[] = {
-    {"track_ini", fuzz_track_ini}, {"track_csv", fuzz_track_csv}, {"driver_ini", fuzz_driver_ini},
-    {"car_ini", fuzz_car_ini},     {"race_ini", fuzz_race_data},  {"baseline", fuzz_baseline},
-    {"record", fuzz_record},
+    {"track_ini", fuzz_track_ini}, {"track_csv", fuzz_track_csv}, {"track_xml", fuzz_track_xml},
+    {"driver_ini", fuzz_driver_ini}, {"car_ini", fuzz_car_ini}, {"race_ini", fuzz_race_data},
+    {"baseline", fuzz_baseline},   {"record", fuzz_record},
 };
 
 /* Reads a whole file; NULL when it cannot. */

@@ -1,4 +1,4 @@
-/* test_track_load.c: track files: INI and CSV parsing, every bad-input message exactly, robustness against
+/* test_track_load.c: track files: INI, CSV and TORCS XML parsing, every bad-input message exactly, robustness against
  * arbitrary bytes, the data/tracks circuits and (when ../shared/tracks exists) three real circuits. */
 #include "tst.h"
 
@@ -303,6 +303,202 @@ static int test_garbage_never_crashes(void)
     return 0;
 }
 
+/*----------------------------------------------------------------------------------------------------------------
+ * TORCS XML
+ *--------------------------------------------------------------------------------------------------------------*/
+
+static const char *xml_err(const char *text)
+{
+    static char err[TRK_ERR_LEN];
+    err[0] = '\0';
+    TrkTrack *t = trk_load_xml_string(text, "t.xml", NULL, err, sizeof err);
+    if (t) {
+        trk_free(t);
+        return "";
+    }
+    return err;
+}
+
+#define XML_HEAD "<params name=\"t\">\n<section name=\"Main Track\">\n<attnum name=\"width\" val=\"12\"/>\n" \
+                 "<section name=\"Track Segments\">\n" /* lines 1-4 */
+#define XML_TAIL "</section>\n</section>\n</params>\n"
+#define XML_STR(lg)                                                                                                \
+    "<section name=\"s\"><attstr name=\"type\" val=\"str\"/><attnum name=\"lg\" val=\"" lg "\"/></section>\n"
+#define XML_TURN(type, extra)                                                                                      \
+    "<section name=\"c\"><attstr name=\"type\" val=\"" type "\"/>" extra "</section>\n"
+#define XML_LFT180                                                                                                 \
+    XML_TURN("lft", "<attnum name=\"radius\" val=\"50\"/><attnum name=\"arc\" unit=\"deg\" val=\"180\"/>")
+#define XML_LOOP XML_STR("200") XML_LFT180 XML_STR("200") XML_LFT180 /* lines 5-8 */
+
+/* tests/data/torcs/oval.xml: 400 m straights (one written in feet), 180-degree turns of 100 m (one in radians). */
+static int test_xml_oval(void)
+{
+    char err[TRK_ERR_LEN];
+    TrkTrack *t = trk_load("tests/data/torcs/oval.xml", NULL, err, sizeof err);
+    if (!t)
+        fprintf(stderr, "%s\n", err);
+    TST_CHECK(t != NULL);
+    TST_STR_EQ(trk_name(t), "Test Oval & Co");
+    double sum = 2.0 * 400.0 + 2.0 * PI * 100.0;
+    TST_NEAR(trk_length(t), sum, 0.005 * sum);
+    TST_NEAR(trk_width_left(t, 200.0, NULL), 8.0, 1e-9);
+    TST_NEAR(trk_width_right(t, 900.0, NULL), 8.0, 1e-9);
+    TST_NEAR(trk_curvature(t, 400.0 + 50.0 * PI, NULL), 0.01, 0.0005); /* mid turn 1: left, radius 100 */
+    TST_NEAR(trk_curvature(t, 200.0, NULL), 0.0, 1e-4);
+    /* the loop is closed: the start heads +x from the origin, and the end comes back to it */
+    TrkPose a = trk_pose_at(t, 0.0, NULL), b = trk_pose_at(t, trk_length(t) - 0.01, NULL);
+    TST_NEAR(a.x_m, 0.0, 0.01);
+    TST_NEAR(a.y_m, 0.0, 0.01);
+    TST_NEAR(a.tx, 1.0, 1e-4);
+    TST_NEAR(hypot(b.x_m - a.x_m, b.y_m - a.y_m), 0.01, 0.01);
+    TST_NEAR(b.tx * a.tx + b.ty * a.ty, 1.0, 1e-4);
+    TST_STR_EQ(trk_warning(t), "");
+    trk_free(t);
+    return 0;
+}
+
+/* tests/data/torcs/esses.xml: right turns, a left-right S, and a stretch narrowing from 14 m to 10 m. */
+static int test_xml_esses(void)
+{
+    char err[TRK_ERR_LEN];
+    TrkTrack *t = trk_load("tests/data/torcs/esses.xml", NULL, err, sizeof err);
+    if (!t)
+        fprintf(stderr, "%s\n", err);
+    TST_CHECK(t != NULL);
+    TST_STR_EQ(trk_name(t), "esses");
+    double q = 60.0 * PI / 2.0, sw = 50.0 * PI / 6.0; /* a quarter turn, one half of the S */
+    double sum = 300.0 + 100.0 + 250.0 + 113.3975 + 4.0 * q + 2.0 * sw;
+    TST_NEAR(trk_length(t), sum, 0.005 * sum);
+    TrkSummary s = trk_summary(t);
+    TST_NEAR(s.min_width_m, 10.0, 0.01);
+    TST_NEAR(s.max_width_m, 14.0, 1e-9);
+    TST_CHECK(trk_curvature(t, 300.0 + 0.5 * q, NULL) < -0.015); /* t1 turns right */
+    double narrowing = 300.0 + q;
+    TST_NEAR(trk_width_left(t, narrowing + 50.0, NULL), 6.0, 0.05); /* half way: 12 m */
+    double s_left = narrowing + 100.0 + q;
+    TST_NEAR(trk_curvature(t, s_left + 0.5 * sw, NULL), 0.02, 0.002);      /* the S: left ... */
+    TST_NEAR(trk_curvature(t, s_left + 1.5 * sw, NULL), -0.02, 0.002);     /* ... then right */
+    TST_NEAR(trk_width_right(t, s_left + sw, NULL), 5.0, 1e-6);            /* 10 m wide since the narrowing */
+    TST_NEAR(trk_width_right(t, s_left + 2.0 * sw + 100.0, NULL), 7.0, 1e-6); /* back to 14 m */
+    trk_free(t);
+    return 0;
+}
+
+static int test_xml_errors(void)
+{
+    TST_STR_EQ(xml_err(XML_HEAD XML_LOOP XML_TAIL), "");
+    TST_STR_EQ(xml_err(XML_HEAD XML_STR("200") XML_TURN("left", "") XML_TAIL),
+               "t.xml:6: segment 'c': unknown type 'left' (expected str, lft or rgt)");
+    TST_STR_EQ(xml_err(XML_HEAD XML_STR("200") XML_TURN("lft", "<attnum name=\"arc\" val=\"3.14159\"/>") XML_TAIL),
+               "t.xml:6: segment 'c': a turn needs a radius");
+    TST_STR_EQ(xml_err(XML_HEAD XML_STR("200") XML_TURN("rgt", "<attnum name=\"radius\" val=\"50\"/>") XML_TAIL),
+               "t.xml:6: segment 'c': a turn needs an arc");
+    TST_STR_EQ(xml_err(XML_HEAD XML_STR("200") XML_LFT180 XML_STR("230") XML_LFT180 XML_TAIL),
+               "t.xml:4: the track does not close: its end is 30.0 m from the start (4.0% of its length 744 m, at "
+               "most 2%)");
+    TST_STR_EQ(xml_err(XML_HEAD XML_STR("200") XML_LFT180 XML_STR("200") XML_TURN("lft",
+               "<attnum name=\"radius\" val=\"50\"/><attnum name=\"arc\" unit=\"deg\" val=\"170\"/>") XML_TAIL),
+               "t.xml:4: the track does not close: its end heads -10.0 degrees off the start (at most 5)");
+    TST_STR_EQ(xml_err(XML_HEAD "<section name=\"s\"><attstr name=\"type\" val=\"str\"/></section>\n" XML_TAIL),
+               "t.xml:5: segment 's': a straight needs lg");
+    TST_STR_EQ(xml_err(XML_HEAD "<section name=\"s\">\n<attnum name=\"lg\" val=\"9\"/></section>\n" XML_TAIL),
+               "t.xml:5: segment 's': no type (str, lft or rgt)");
+    TST_STR_EQ(xml_err(XML_HEAD XML_STR("-5") XML_TAIL), "t.xml:5: segment 's': lg must be > 0 and <= 200000");
+    TST_STR_EQ(xml_err(XML_HEAD XML_STR("200") XML_TURN("lft", "<attnum name=\"radius\" val=\"0.1\"/>") XML_TAIL),
+               "t.xml:6: segment 'c': radius must be > 0.5 and <= 100000");
+    TST_STR_EQ(xml_err(XML_HEAD XML_STR("long") XML_TAIL), "t.xml:5: segment 's': lg: 'long' is not a number");
+    TST_STR_EQ(xml_err(XML_HEAD XML_STR("nan") XML_TAIL), "t.xml:5: segment 's': lg: not a finite number 'nan'");
+    TST_STR_EQ(xml_err(XML_HEAD "<section name=\"s\"><attstr name=\"type\" val=\"str\"/>\n"
+                                "<attnum name=\"lg\" unit=\"deg\" val=\"9\"/></section>\n" XML_TAIL),
+               "t.xml:6: segment 's': lg: unit 'deg' does not fit: expected a length (m, ft, cm, mm or km)");
+    TST_STR_EQ(xml_err(XML_HEAD "<section name=\"s\"><attstr name=\"type\" val=\"str\"/>\n"
+                                "<attnum name=\"lg\" unit=\"yd\" val=\"9\"/></section>\n" XML_TAIL),
+               "t.xml:6: segment 's': lg: unknown unit 'yd' (expected a length (m, ft, cm, mm or km))");
+    TST_STR_EQ(xml_err(XML_HEAD XML_TAIL), "t.xml:4: no segments in Track Segments");
+    TST_STR_EQ(xml_err("<params>\n<section name=\"Main Track\">\n</section>\n</params>\n"),
+               "t.xml:2: no <section name=\"Track Segments\"> in Main Track");
+    TST_STR_EQ(xml_err("<params>\n<section name=\"Header\"/>\n</params>\n"),
+               "t.xml:1: no <section name=\"Main Track\">");
+    TST_STR_EQ(xml_err("<?xml version=\"1.0\"?>\n<track/>\n"),
+               "t.xml:2: not a TORCS track: the root element is <track>, expected <params>");
+    /* the XML itself */
+    TST_STR_EQ(xml_err(""), "t.xml:0: no root element");
+    TST_STR_EQ(xml_err(XML_HEAD XML_LOOP "</section>\n</params>\n"),
+               "t.xml:10: expected </section> (opened on line 2), got </params>");
+    TST_STR_EQ(xml_err(XML_HEAD XML_LOOP "</section>\n</section>\n"), "t.xml:1: <params> is never closed");
+    TST_STR_EQ(xml_err("<params>\n<a b=\"1\" b=\"2\"/>\n</params>\n"), "t.xml:2: duplicate attribute 'b' in <a>");
+    TST_STR_EQ(xml_err("<params>\n<a b=1/>\n</params>\n"), "t.xml:2: expected a quoted attribute value");
+    TST_STR_EQ(xml_err("<params>\n<a b=\"&#0;\"/>\n</params>\n"), "t.xml:2: bad character reference '&#0;'");
+    TST_STR_EQ(xml_err("<params>\n<a b=\"x & y\"/>\n</params>\n"),
+               "t.xml:2: '&' must start an entity reference such as &amp;");
+    TST_STR_EQ(xml_err("<params>\n<!-- never ends\n</params>\n"), "t.xml:2: unterminated comment");
+    TST_STR_EQ(xml_err("<params/>\n<params/>\n"), "t.xml:2: content after the root element");
+    TST_STR_EQ(xml_err("hello <params/>\n"), "t.xml:1: text before the root element");
+    TST_STR_EQ(xml_err("<params>\n<section name=\"x\"\n"), "t.xml:2: unterminated tag <section");
+    TST_STR_EQ(xml_err("<params/>\n<!DOCTYPE params>\n"), "t.xml:2: DOCTYPE only once, before the root element");
+    return 0;
+}
+
+/* A DOCTYPE with an internal subset, comments, processing instructions, CDATA and entities are read past; the
+ * name comes from the Header, else the root, else the file name. */
+static int test_xml_subset(void)
+{
+    char err[TRK_ERR_LEN];
+    const char *good = "<?xml version=\"1.0\"?>\n<!DOCTYPE params SYSTEM \"p.dtd\" [\n<!-- ] > -->\n"
+                       "<!ENTITY default-surfaces SYSTEM \"s.xml\">\n<!ENTITY x \"a>b\">\n]>\n"
+                       "<params name='Root &#x41;&#66;&lt;&unknown;'>\n&default-surfaces;\n<![CDATA[ <not> a tag ]]>\n"
+                       "<?pi here?><section name=\"Main Track\"><section name=\"segments\">\n" XML_LOOP XML_TAIL;
+    TrkTrack *t = trk_load_xml_string(good, "dir/my-track.xml", NULL, err, sizeof err);
+    if (!t)
+        fprintf(stderr, "%s\n", err);
+    TST_CHECK(t != NULL);
+    TST_STR_EQ(trk_name(t), "Root AB<&unknown;");
+    TST_NEAR(trk_width_left(t, 10.0, NULL), 7.5, 1e-9); /* no width: TORCS's 15 m */
+    trk_free(t);
+    t = trk_load_xml_string(XML_HEAD XML_LOOP XML_TAIL, "dir/my-track.xml", NULL, err, sizeof err);
+    TST_CHECK(t != NULL);
+    TST_STR_EQ(trk_name(t), "t");
+    trk_free(t);
+    t = trk_load_xml_string("<params><section name=\"Main Track\"><section name=\"Track Segments\">" XML_LOOP
+                            XML_TAIL,
+                            "dir/my-track.xml", NULL, err, sizeof err);
+    TST_CHECK(t != NULL);
+    TST_STR_EQ(trk_name(t), "my-track");
+    trk_free(t);
+    return 0;
+}
+
+/* Mutations of a valid file: nothing may crash or leak, and every error is one line. */
+static int test_xml_garbage_never_crashes(void)
+{
+    const char *valid = XML_HEAD XML_LOOP XML_TAIL;
+    const char alphabet[] = "<>/=\"'&;#!?-[] \nxa0123456789.lftrgs\x01\xff";
+    uint32_t seed = 777;
+    char buf[1024];
+    size_t len = strlen(valid);
+    TST_CHECK(len < sizeof buf);
+    int loaded = 0;
+    for (int round = 0; round < 400; round++) {
+        memcpy(buf, valid, len + 1);
+        int edits = 1 + (int)(rng_next(&seed) % 4);
+        for (int e = 0; e < edits; e++)
+            buf[rng_next(&seed) % len] = alphabet[rng_next(&seed) % (sizeof alphabet - 1)];
+        if (round % 10 == 0)
+            buf[rng_next(&seed) % len] = '\0'; /* truncated */
+        char err[TRK_ERR_LEN];
+        TrkTrack *t = trk_load_xml_string(buf, "g.xml", NULL, err, sizeof err);
+        if (t) {
+            loaded++;
+            TST_CHECK(trk_length(t) > 0.0);
+            trk_free(t);
+        } else {
+            TST_CHECK(strchr(err, '\n') == NULL && strncmp(err, "g.xml:", 6) == 0);
+        }
+    }
+    TST_CHECK(loaded > 0);
+    return 0;
+}
+
 static int test_thousands_of_points(void)
 {
     /* 20000 points every 0.5 m on a 1.6 km circle */
@@ -419,6 +615,11 @@ int main(void)
     TST_RUN(test_files);
     TST_RUN(test_garbage_never_crashes);
     TST_RUN(test_thousands_of_points);
+    TST_RUN(test_xml_oval);
+    TST_RUN(test_xml_esses);
+    TST_RUN(test_xml_errors);
+    TST_RUN(test_xml_subset);
+    TST_RUN(test_xml_garbage_never_crashes);
     TST_RUN(test_data_tracks);
     /* skipped (returns -1) counts neither as a pass nor a failure */
     int r = test_real_circuits();

@@ -58,7 +58,8 @@ typedef struct TrkPose {
  * points are unusable. `def` may be NULL for defaults. */
 TrkTrack *trk_create(const TrkPointDef *points, int n, const TrkDef *def, char *err, size_t err_len);
 
-/* Loads a track file: ".csv" (x_m, y_m, w_tr_right_m, w_tr_left_m) or anything else as INI ([track] name, width;
+/* Loads a track file: ".csv" (x_m, y_m, w_tr_right_m, w_tr_left_m), ".xml" (a TORCS / Speed Dreams track: the
+ * segments of Main Track, integrated into a closed centre line) or anything else as INI ([track] name, width;
  * [points] p = x, y[, left, right]). On error returns NULL and err holds "path:line: what is wrong" (line 0 when the
  * problem is not on one line). `def` may be NULL; its name is ignored (the file gives the name). */
 TrkTrack *trk_load(const char *path, const TrkDef *def, char *err, size_t err_len);
@@ -66,6 +67,7 @@ TrkTrack *trk_load(const char *path, const TrkDef *def, char *err, size_t err_le
 /* The same parsers on in-memory text; `path` is only used in messages. */
 TrkTrack *trk_load_ini_string(const char *text, const char *path, const TrkDef *def, char *err, size_t err_len);
 TrkTrack *trk_load_csv_string(const char *text, const char *path, const TrkDef *def, char *err, size_t err_len);
+TrkTrack *trk_load_xml_string(const char *text, const char *path, const TrkDef *def, char *err, size_t err_len);
 
 /* Reads a whole text file into a NUL-terminated buffer the caller frees (its length in *len when not NULL).
  * Refuses, with "path:line: what is wrong" in err, what is not a regular file (directories, pipes, devices), a file

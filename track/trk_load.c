@@ -1,5 +1,5 @@
 /* trk_load.c: track files. INI ([track] name, width; [points] p = x, y[, left, right]) read with inih through a
- * line-counting reader, and CSV centrelines (x_m, y_m, w_tr_right_m, w_tr_left_m). Every problem becomes one line
+ * line-counting reader, and CSV centrelines (x_m, y_m, w_tr_right_m, w_tr_left_m); TORCS XML is in trk_torcs.c. Every problem becomes one line
  * "path:line: what is wrong"; nothing in the input can crash the parsers. */
 #include "trk_internal.h"
 
@@ -484,13 +484,14 @@ static char *trk_read_file(const char *path, char *err, size_t err_len)
     return trk_file_read(path, (size_t)TRK_MAX_FILE_BYTES, NULL, err, err_len);
 }
 
-static int trk_is_csv(const char *path)
+/* True when path ends in ".ext" (ext lower case, three letters), in any case. */
+static int trk_has_ext(const char *path, const char *ext)
 {
     size_t n = strlen(path);
     if (n < 4)
         return 0;
     const char *e = path + n - 4;
-    return e[0] == '.' && (e[1] | 32) == 'c' && (e[2] | 32) == 's' && (e[3] | 32) == 'v';
+    return e[0] == '.' && (e[1] | 32) == ext[0] && (e[2] | 32) == ext[1] && (e[3] | 32) == ext[2];
 }
 
 TrkTrack *trk_load(const char *path, const TrkDef *def, char *err, size_t err_len)
@@ -502,8 +503,9 @@ TrkTrack *trk_load(const char *path, const TrkDef *def, char *err, size_t err_le
     char *text = trk_read_file(path, err, err_len);
     if (!text)
         return NULL;
-    TrkTrack *t = trk_is_csv(path) ? trk_load_csv_string(text, path, def, err, err_len)
-                                   : trk_load_ini_string(text, path, def, err, err_len);
+    TrkTrack *t = trk_has_ext(path, "csv")   ? trk_load_csv_string(text, path, def, err, err_len)
+                  : trk_has_ext(path, "xml") ? trk_load_xml_string(text, path, def, err, err_len)
+                                             : trk_load_ini_string(text, path, def, err, err_len);
     free(text);
     return t;
 }

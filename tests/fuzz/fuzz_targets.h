@@ -73,6 +73,20 @@ static int fuzz_track_csv(const uint8_t *data, size_t size)
     return 0;
 }
 
+static int fuzz_track_xml(const uint8_t *data, size_t size)
+{
+    char *text = fuzz_text(data, size);
+    if (!text)
+        return 0;
+    char err[TRK_ERR_LEN];
+    TrkTrack *t = trk_load_xml_string(text, "fuzz.xml", NULL, err, sizeof err);
+    if (t)
+        fuzz_track_queries(t);
+    trk_free(t);
+    free(text);
+    return 0;
+}
+
 static int fuzz_driver_ini(const uint8_t *data, size_t size)
 {
     char *text = fuzz_text(data, size);

@@ -9,6 +9,7 @@ corpus_for() {
     case "$1" in
         fuzz_track_ini) echo "data/tracks tests/data/sim" ;;
         fuzz_track_csv) echo "tests/fuzz/seeds/track_csv" ;;
+        fuzz_track_xml) echo "tests/data/torcs tests/fuzz/seeds/track_xml" ;;
         fuzz_driver_ini) echo "data/drivers tests/scenarios/drivers" ;;
         fuzz_car_ini) echo "tests/data/sim" ;;
         fuzz_race_ini) echo "data/races tests/scenarios tests/scenarios/compare tests/data tests/data/sim" \
