@@ -23,26 +23,6 @@ static const AppCommand app_commands[] = {
     {"track", cmd_track, "validate a track file and print its summary"},
 };
 
-const char *app_default_race(void)
-{
-    static char installed[4096];
-    if (access(APP_DEFAULT_RACE, R_OK) == 0)
-        return APP_DEFAULT_RACE;
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-        return APP_DEFAULT_RACE;
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (slash == NULL)
-        return APP_DEFAULT_RACE;
-    *slash = '\0'; /* PREFIX/bin */
-    int k = snprintf(installed, sizeof installed, "%s/../share/racesim/%s", exe, APP_DEFAULT_RACE);
-    if (k < 0 || (size_t)k >= sizeof installed || access(installed, R_OK) != 0)
-        return APP_DEFAULT_RACE;
-    return installed;
-}
-
 /* A command's exit code, or 1 when what it printed could not all be written (a full disk, a closed pipe): a report
  * that did not arrive must not look like a success. */
 static int app_stdout_checked(int rc)

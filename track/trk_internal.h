@@ -27,14 +27,17 @@ typedef struct TrkWhere {
 TrkTrack *trk_create_ex(const TrkPointDef *points, int n, const TrkDef *def, char *err, size_t err_len,
                         int *err_point, const TrkWhere *where);
 
-/* Appends one warning about control point `point` (-1: none) to the track's warnings (trk_build.c). */
+/* Appends one warning about control point `point` (-1: none) to the track's warnings (trk_warn.c). */
 void trk_warn(TrkTrack *t, const TrkWhere *where, int point, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
 
-/* The control point nearest arc length s (trk_build.c). */
+/* After the last warning: one line saying how many were left out past TRK_MAX_WARNINGS (trk_warn.c). */
+void trk_warn_end(TrkTrack *t, const TrkWhere *where);
+
+/* The control point nearest arc length s (trk_warn.c). */
 int trk_nearest_cp(const double *cp_s, int np, double length, double s);
 
 /* Edges that fold over (trk_fold.c), on the sample table with its curvature; both return 1 and fill err and *bad
