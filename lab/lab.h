@@ -216,7 +216,6 @@ typedef struct LabRecordReader {
 int lab_record_read(LabRecordReader *reader, LabRecord *out, char *err, size_t err_len);
 void lab_record_reader_free(LabRecordReader *reader);
 
-const char *lab_record_status_name(SimStatus status); /* "running", "finished", "dnf" */
 /* Sets the record's points table to SIM_DEFAULT_POINTS. */
 void lab_record_default_points(LabRecord *rec);
 /* Championship points of a car: the table's value for its position; a retired car (dnf) scores 0. */

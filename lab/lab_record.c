@@ -10,15 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *lab_record_status_name(SimStatus status)
-{
-    switch (status) {
-    case SIM_FINISHED: return "finished";
-    case SIM_DNF: return "dnf";
-    default: return "running";
-    }
-}
-
 /* ---- writing ------------------------------------------------------------------------------------------------ */
 
 /* "%.17g" round-trips every finite double; JSON has no NaN or infinity, so those become null, which the reader
@@ -47,7 +38,7 @@ static void rec_write_car(FILE *out, const LabCarRecord *c)
     fputs(",\"driver_file\":", out);
     lab_json_write_string(out, c->driver);
     fprintf(out, ",\"number\":%d,\"grid\":%d,\"position\":%d,\"status\":\"%s\",\"laps\":%d", c->number, c->grid,
-            c->position, lab_record_status_name(c->status), c->laps);
+            c->position, sim_status_name(c->status), c->laps);
     rec_write_opt(out, "time_s", c->time_s, c->status == SIM_FINISHED);
     rec_write_opt(out, "best_lap_s", c->best_lap_s, c->laps > 0);
     fprintf(out, ",\"overtakes\":%d,\"positions_lost\":%d,\"lappings\":%d,\"collisions\":%d,\"offtracks\":%d",
@@ -232,7 +223,7 @@ static int rec_status(RecParse *rp, const LabJson *obj, SimStatus *out)
     if (rec_string(rp, obj, "status", s, sizeof s))
         return 1;
     for (int i = SIM_RUNNING; i <= SIM_DNF; i++)
-        if (strcmp(s, lab_record_status_name((SimStatus)i)) == 0) {
+        if (strcmp(s, sim_status_name((SimStatus)i)) == 0) {
             *out = (SimStatus)i;
             return 0;
         }
@@ -447,20 +438,10 @@ int lab_record_write_csv(const LabRecord *rec, FILE *out)
         const LabCarRecord *c = by_pos[p];
         if (!c)
             continue;
-        fprintf(out, "%" PRIu64 ",%d,%d,", rec->seed, c->position, c->number);
-        sim_csv_field(out, c->name);
-        fputc(',', out);
-        sim_csv_field(out, c->driver);
-        fprintf(out, ",%d,%s,%d,", c->grid, lab_record_status_name(c->status), c->laps);
-        if (c->status == SIM_FINISHED)
-            fprintf(out, "%.6f", c->time_s);
-        fputc(',', out);
-        if (c->laps > 0)
-            fprintf(out, "%.6f", c->best_lap_s);
-        fprintf(out, ",%d,%d,%d,%d,%d,%.6f,", c->overtakes, c->positions_lost, c->lappings, c->collisions,
-                c->offtracks, c->offtrack_s);
-        sim_csv_field(out, c->status == SIM_DNF ? c->dnf_reason : "");
-        fputc('\n', out);
+        SimCsvRow row = {rec->seed, c->position, c->number, c->name, c->driver, c->grid, c->status, c->laps,
+                         c->time_s, c->best_lap_s, c->overtakes, c->positions_lost, c->lappings, c->collisions,
+                         c->offtracks, c->offtrack_s, c->dnf_reason};
+        sim_csv_write_row(out, &row);
     }
     return ferror(out) ? 1 : 0;
 }

@@ -356,11 +356,27 @@ const SimSessionDef *sim_session_def(const SimSession *session);
 
 /* ---- results ----------------------------------------------------------------------------------------------- */
 
-/* The per-car CSV columns of `run --csv` and `batch --csv`, and one field quoted as CSV needs it (RFC 4180). */
+/* "finished", "dnf" or "running": a status as results files spell it. */
+const char *sim_status_name(SimStatus status);
+
+/* The per-car CSV columns of `run --csv` and `batch --csv` (both write their rows with sim_csv_write_row). */
 #define SIM_CSV_HEADER                                                                                               \
     "seed,position,number,name,driver_file,grid,status,laps,time_s,best_lap_s,overtakes,positions_lost,lappings,"   \
     "collisions,offtracks,offtrack_s,dnf_reason"
-void sim_csv_field(FILE *out, const char *s);
+typedef struct SimCsvRow {
+    uint64_t seed;
+    int position, number;
+    const char *name, *driver_file;
+    int grid;
+    SimStatus status;
+    int laps;
+    double time_s, best_lap_s; /* written only when finished / when a lap was completed */
+    int overtakes, positions_lost, lappings, collisions, offtracks;
+    double offtrack_s;
+    const char *dnf_reason; /* written only for a DNF */
+} SimCsvRow;
+/* One row of SIM_CSV_HEADER's columns, fields quoted as CSV needs them (RFC 4180). */
+void sim_csv_write_row(FILE *out, const SimCsvRow *row);
 
 /* The headless results table: position, number, name, laps, total time, gap, best lap, overtakes, positions lost,
  * collisions, off-track seconds, status. */

@@ -7,6 +7,7 @@
 #include "sim_internal.h"
 #include "sim.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -64,7 +65,7 @@ static void sim_fmt_gap(char *buf, size_t len, const SimCar *c, const SimCar *wi
         snprintf(buf, len, "+%.3f", c->finish_time_s - winner->finish_time_s);
 }
 
-static const char *sim_status_name(SimStatus st)
+const char *sim_status_name(SimStatus st)
 {
     return st == SIM_FINISHED ? "finished" : (st == SIM_DNF ? "dnf" : "running");
 }
@@ -348,7 +349,7 @@ void sim_results_write_json(const SimSession *s, FILE *out, bool with_events, bo
  * CSV
  *--------------------------------------------------------------------------------------------------------------*/
 
-void sim_csv_field(FILE *out, const char *s)
+static void sim_csv_field(FILE *out, const char *s)
 {
     if (strpbrk(s, ",\"\n\r") == NULL) {
         fputs(s, out);
@@ -369,23 +370,32 @@ void sim_results_write_csv(const SimSession *s, FILE *out)
     const SimRace *race = sim_session_race(s);
     const int *order = sim_world_order(w);
     fputs(SIM_CSV_HEADER "\n", out);
-    unsigned long long seed = (unsigned long long)sim_session_def(s)->seed;
+    uint64_t seed = sim_session_def(s)->seed;
     for (int i = 0; i < sim_world_car_count(w); i++) {
         const SimCar *c = sim_world_car(w, order[i]);
         int entry = sim_session_entry_of(s, c->id);
-        fprintf(out, "%llu,%d,%d,", seed, c->position, c->number);
-        sim_csv_field(out, c->name);
-        fputc(',', out);
-        sim_csv_field(out, entry >= 0 ? race->entries[entry].driver_path : "");
-        fprintf(out, ",%d,%s,%d,", c->id + 1, sim_status_name(c->status), c->laps);
-        if (c->status == SIM_FINISHED)
-            fprintf(out, "%.6f", c->finish_time_s);
-        fputc(',', out);
-        if (c->laps > 0)
-            fprintf(out, "%.6f", c->best_lap_s);
-        fprintf(out, ",%d,%d,%d,%d,%d,%.6f,", c->overtakes, c->positions_lost, c->lappings, c->collisions,
-                c->offtracks, c->offtrack_s);
-        sim_csv_field(out, c->status == SIM_DNF ? c->dnf_reason : "");
-        fputc('\n', out);
+        SimCsvRow row = {seed, c->position, c->number, c->name,
+                         entry >= 0 ? race->entries[entry].driver_path : "", c->id + 1, c->status, c->laps,
+                         c->finish_time_s, c->best_lap_s, c->overtakes, c->positions_lost, c->lappings,
+                         c->collisions, c->offtracks, c->offtrack_s, c->dnf_reason};
+        sim_csv_write_row(out, &row);
     }
+}
+
+void sim_csv_write_row(FILE *out, const SimCsvRow *r)
+{
+    fprintf(out, "%" PRIu64 ",%d,%d,", r->seed, r->position, r->number);
+    sim_csv_field(out, r->name);
+    fputc(',', out);
+    sim_csv_field(out, r->driver_file);
+    fprintf(out, ",%d,%s,%d,", r->grid, sim_status_name(r->status), r->laps);
+    if (r->status == SIM_FINISHED)
+        fprintf(out, "%.6f", r->time_s);
+    fputc(',', out);
+    if (r->laps > 0)
+        fprintf(out, "%.6f", r->best_lap_s);
+    fprintf(out, ",%d,%d,%d,%d,%d,%.6f,", r->overtakes, r->positions_lost, r->lappings, r->collisions, r->offtracks,
+            r->offtrack_s);
+    sim_csv_field(out, r->status == SIM_DNF ? r->dnf_reason : "");
+    fputc('\n', out);
 }
