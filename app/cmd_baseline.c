@@ -323,20 +323,23 @@ static void cmd_baseline_count(const char *name, int was, int now, bool *first)
     *first = false;
 }
 
-/* "P2 #3 Vera -> #1 Sam Rookie" for every place that changed. */
-static void cmd_baseline_order(const LabBaseline *b, const LabBaselineRun *was, const LabBaselineRun *now)
+/* "P2 #7 Vera Lind -> #22 Sam Rookie" (race numbers, as everywhere) for every place that changed. The baseline
+ * passed its staleness check, so its entries are the race's. */
+static void cmd_baseline_order(const LabBaseline *b, const SimRace *race, const LabBaselineRun *was,
+                               const LabBaselineRun *now)
 {
     printf(" order:");
     for (int k = 0; k < was->car_count && k < now->car_count; k++) {
         if (was->order[k] == now->order[k] && was->retired[k] == now->retired[k])
             continue;
-        printf(" P%d #%d %s%s -> #%d %s%s;", k + 1, was->order[k] + 1, b->drivers[was->order[k]],
-               was->retired[k] ? " (retired)" : "", now->order[k] + 1, b->drivers[now->order[k]],
+        printf(" P%d #%d %s%s -> #%d %s%s;", k + 1, race->entries[was->order[k]].personality.number,
+               b->drivers[was->order[k]], was->retired[k] ? " (retired)" : "",
+               race->entries[now->order[k]].personality.number, b->drivers[now->order[k]],
                now->retired[k] ? " (retired)" : "");
     }
 }
 
-static void cmd_baseline_print_changes(const LabBaseline *rec, const LabBaseline *now)
+static void cmd_baseline_print_changes(const LabBaseline *rec, const SimRace *race, const LabBaseline *now)
 {
     for (int i = 0; i < rec->run_count; i++) {
         const LabBaselineRun *a = &rec->runs[i], *b = &now->runs[i];
@@ -350,7 +353,7 @@ static void cmd_baseline_print_changes(const LabBaseline *rec, const LabBaseline
         cmd_baseline_count("offtracks", a->offtracks, b->offtracks, &first);
         if (order) {
             printf("%s", counts ? ";" : "");
-            cmd_baseline_order(rec, a, b);
+            cmd_baseline_order(rec, race, a, b);
         }
         printf("\n");
     }
@@ -397,7 +400,7 @@ static int cmd_baseline_compare(const BaselineOpts *o)
             rc = cmd_baseline_run(race, &now, rec.shuffle_grid, o->jobs);
         if (rc == 0) {
             LabBaselineVerdict v = lab_baseline_compare(&rec, &now);
-            cmd_baseline_print_changes(&rec, &now);
+            cmd_baseline_print_changes(&rec, race, &now);
             cmd_baseline_total("overtakes", &rec, v.d_overtakes, rec.tol.overtakes);
             cmd_baseline_total("collisions", &rec, v.d_collisions, rec.tol.collisions);
             cmd_baseline_total("offtracks", &rec, v.d_offtracks, rec.tol.offtracks);
