@@ -8,6 +8,7 @@
 #include "../lab/lab.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,30 +112,39 @@ static int cmd_baseline_value(BaselineOpts *o, const char *opt, const char *v)
 static int cmd_baseline_parse(int argc, char **argv, BaselineOpts *o)
 {
     o->jobs = app_default_jobs();
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+    static const struct option longs[] = {
+        {"shuffle-grid", no_argument, NULL, 'S'},        {"tol-overtakes", required_argument, NULL, 'v'},
+        {"tol-collisions", required_argument, NULL, 'v'}, {"tol-offtracks", required_argument, NULL, 'v'},
+        {"tol-orders", required_argument, NULL, 'v'},    {"jobs", required_argument, NULL, 'v'},
+        {"seeds", required_argument, NULL, 'v'},         {"out", required_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},                {NULL, 0, NULL, 0},
+    };
+    optind = 0; /* GNU: start afresh (the tests call commands more than once) */
+    opterr = 0;
+    int c, index = -1;
+    while ((c = getopt_long(argc, argv, ":h", longs, &index)) != -1) {
+        if (c == 'h') {
             cmd_baseline_usage(stdout);
             return 0;
         }
-        if (strcmp(a, "--shuffle-grid") == 0) {
+        if (c == 'S') {
             o->shuffle = true;
-            continue;
-        }
-        if (a[0] == '-' && a[1] != '\0') {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "racesim baseline: %s: missing value (or unknown option)\n", a);
-                return 2;
-            }
-            int rc = cmd_baseline_value(o, a, argv[i + 1]);
-            if (rc < 0) {
-                fprintf(stderr, "racesim baseline: unknown option '%s' (see racesim baseline --help)\n", a);
-                return 2;
-            }
+        } else if (c == 'v') {
+            char name[32];
+            snprintf(name, sizeof name, "--%s", longs[index].name);
+            int rc = cmd_baseline_value(o, name, optarg);
             if (rc > 0)
                 return rc;
-            i++;
-        } else if (!o->mode) {
+        } else {
+            app_opt_error("baseline", c, argv);
+            fprintf(stderr, "(see racesim baseline --help)\n");
+            return 2;
+        }
+        index = -1;
+    }
+    for (int i = optind; i < argc; i++) {
+        const char *a = argv[i];
+        if (!o->mode) {
             o->mode = a;
         } else if (!o->file) {
             o->file = a;

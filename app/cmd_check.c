@@ -11,6 +11,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -73,41 +74,49 @@ static void cmd_check_usage(FILE *out)
 static int cmd_check_parse(int argc, char **argv, CheckOpts *o)
 {
     o->jobs = app_default_jobs();
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+    static const struct option longs[] = {
+        {"json", no_argument, NULL, 'J'},         {"verbose", no_argument, NULL, 'v'},
+        {"seeds", required_argument, NULL, 's'},  {"jobs", required_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+    };
+    optind = 0; /* GNU: start afresh (the tests call commands more than once) */
+    opterr = 0;
+    int c;
+    long j;
+    while ((c = getopt_long(argc, argv, ":hv", longs, NULL)) != -1) {
+        switch (c) {
+        case 'h':
             cmd_check_usage(stdout);
             return 0;
-        } else if (strcmp(a, "--json") == 0) {
+        case 'J':
             o->json = true;
-        } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+            break;
+        case 'v':
             o->verbose = true;
-        } else if (strcmp(a, "--seeds") == 0 || strcmp(a, "--jobs") == 0) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "racesim check: %s: missing value\n", a);
+            break;
+        case 's':
+            if (lab_expect_parse_seeds(optarg, &o->seed_first, &o->seed_last) != 0) {
+                fprintf(stderr, "racesim check: --seeds: expected A-B with A <= B (at most 100000), got '%s'\n",
+                        optarg);
                 return 2;
             }
-            const char *v = argv[++i];
-            char *end;
-            long j = strtol(v, &end, 10);
-            if (strcmp(a, "--seeds") == 0 && lab_expect_parse_seeds(v, &o->seed_first, &o->seed_last) != 0) {
-                fprintf(stderr, "racesim check: --seeds: expected A-B with A <= B (at most 100000), got '%s'\n", v);
-                return 2;
-            } else if (strcmp(a, "--jobs") == 0 && (end == v || *end != '\0' || j < 1 || j > 256)) {
-                fprintf(stderr, "racesim check: --jobs: expected an integer 1..256, got '%s'\n", v);
+            o->have_seeds = true;
+            break;
+        case 'j':
+            if (app_parse_long(optarg, 1, 256, &j) != 0) {
+                fprintf(stderr, "racesim check: --jobs: expected an integer 1..256, got '%s'\n", optarg);
                 return 2;
             }
-            if (strcmp(a, "--seeds") == 0)
-                o->have_seeds = true;
-            else
-                o->jobs = (int)j;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "racesim check: unknown option '%s' (see racesim check --help)\n", a);
+            o->jobs = (int)j;
+            break;
+        default:
+            app_opt_error("check", c, argv);
+            fprintf(stderr, "(see racesim check --help)\n");
             return 2;
-        } else if (o->path_count < CHECK_MAX_FILES) {
-            o->paths[o->path_count++] = a;
         }
     }
+    for (int i = optind; i < argc && o->path_count < CHECK_MAX_FILES; i++)
+        o->paths[o->path_count++] = argv[i];
     if (o->path_count == 0) {
         fprintf(stderr, "racesim check: no scenario file or directory (see racesim check --help)\n");
         return 2;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void cmd_merge_usage(FILE *out)
 {
@@ -145,6 +146,14 @@ static int cmd_merge_open(MergeState *m, char **paths, int n)
         p->reader.file = fopen(paths[i], "r");
         if (!p->reader.file) {
             fprintf(stderr, "%s:0: cannot open: %s\n", paths[i], strerror(errno));
+            return 2;
+        }
+        /* a pipe is fine (shards streamed in), a directory is not a file of records */
+        struct stat st;
+        if (fstat(fileno(p->reader.file), &st) == 0 && S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "%s:0: not a regular file (a directory)\n", paths[i]);
+            fclose(p->reader.file);
+            p->reader.file = NULL;
             return 2;
         }
         m->count++;

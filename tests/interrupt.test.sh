@@ -99,6 +99,14 @@ sprt="tests/data/exp_race.ini --laps 1 --a tests/data/ab_base.ini --b tests/data
 head -n 3 "$tmp/sfull.jsonl" > "$tmp/sres.jsonl"
 "$prog" ab $sprt --out "$tmp/sres.jsonl" --resume > "$tmp/sres.txt" 2> /dev/null
 check "a resumed sequential test stops where the uninterrupted one did" eval 'cmp -s "$tmp/sres.jsonl" "$tmp/sfull.jsonl" && cmp -s "$tmp/sres.txt" "$tmp/sfull.txt"'
+"$prog" merge "$tmp" > /dev/null 2> "$tmp/err"
+rc=$?
+check "merge refuses a directory by name" eval '[ $rc -eq 2 ] && grep -q "not a regular file (a directory)" "$tmp/err"'
+"$prog" check --jobs=1 tests/scenarios/stopped_car.ini > /dev/null 2>&1
+check "check takes --opt=value" [ $? -eq 0 ]
+"$prog" baseline compare --bogus > /dev/null 2> "$tmp/err"
+rc=$?
+check "baseline names an unknown option" eval '[ $rc -eq 2 ] && grep -q "unknown option .--bogus." "$tmp/err"'
 long=$(printf 'x%.0s' $(seq 1100))
 "$prog" run "$long.ini" --headless > /dev/null 2> "$tmp/err"
 rc=$?
