@@ -7,6 +7,7 @@
 #include "../lab/lab.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,30 +176,6 @@ static void cmd_merge_close(MergeState *m)
 
 /* --sprt, --h0, --h1, --alpha, --beta. Returns 1 when `a` is one of them (with *i past its value), -1 on a bad
  * value (message printed), 0 otherwise. */
-static int cmd_merge_sprt_option(int argc, char **argv, int *i, LabSprtDef *def, int *given)
-{
-    const char *a = argv[*i];
-    if (strcmp(a, "--sprt") == 0) {
-        *given |= 4;
-        return 1;
-    }
-    const char *names[] = {"--h0", "--h1", "--alpha", "--beta"};
-    double *values[] = {&def->h0, &def->h1, &def->alpha, &def->beta};
-    for (int k = 0; k < 4; k++) {
-        if (strcmp(a, names[k]) != 0)
-            continue;
-        if (*i + 1 >= argc || app_parse_double(argv[*i + 1], values[k])) {
-            fprintf(stderr, "racesim merge: %s: expected %s, got '%s'\n", a, app_option_expects(a),
-                    *i + 1 < argc ? argv[*i + 1] : "");
-            return -1;
-        }
-        *given |= k < 2 ? 1 << k : 8;
-        (*i)++;
-        return 1;
-    }
-    return 0;
-}
-
 /* The test's definition when asked for: NULL in *out when not, 2 on a bad combination (message printed). */
 static int cmd_merge_sprt_check(const LabSprtDef *def, int given, const LabSprtDef **out)
 {
@@ -224,36 +201,52 @@ int cmd_merge(int argc, char **argv)
     const char *chart = NULL;
     int n = 0, metric = -1, sprt_given = 0;
     LabSprtDef sprt_def = lab_sprt_default_def();
-    for (int i = 1; paths && i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+    static const struct option longs[] = {
+        {"metric", required_argument, NULL, 'm'}, {"chart", required_argument, NULL, 'c'},
+        {"sprt", no_argument, NULL, 's'},         {"h0", required_argument, NULL, '0'},
+        {"h1", required_argument, NULL, '1'},     {"alpha", required_argument, NULL, 'a'},
+        {"beta", required_argument, NULL, 'b'},   {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    optind = 0; /* GNU: start afresh (the tests call commands more than once) */
+    opterr = 0;
+    int c, index = -1;
+    while (paths && (c = getopt_long(argc, argv, ":h", longs, &index)) != -1) {
+        double *number = c == '0' ? &sprt_def.h0 : c == '1' ? &sprt_def.h1 : c == 'a' ? &sprt_def.alpha
+                         : c == 'b' ? &sprt_def.beta : NULL;
+        if (c == 'h') {
             cmd_merge_usage(stdout);
             free(paths);
             return 0;
-        }
-        int s = cmd_merge_sprt_option(argc, argv, &i, &sprt_def, &sprt_given);
-        if (s < 0) {
-            free(paths);
-            return 2;
-        }
-        if (s > 0)
-            continue;
-        if ((strcmp(a, "--metric") == 0 || strcmp(a, "--chart") == 0) && i + 1 < argc) {
-            if (a[2] == 'c')
-                chart = argv[++i];
-            else if ((metric = lab_ab_metric_parse(argv[++i])) < 0) {
-                fprintf(stderr, "racesim merge: unknown metric '%s'\n", argv[i]);
+        } else if (c == 'c') {
+            chart = optarg;
+        } else if (c == 'm') {
+            if ((metric = lab_ab_metric_parse(optarg)) < 0) {
+                fprintf(stderr, "racesim merge: unknown metric '%s'\n", optarg);
                 free(paths);
                 return 2;
             }
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "racesim merge: unknown argument '%s'\n", a);
+        } else if (c == 's') {
+            sprt_given |= 4;
+        } else if (number) {
+            char name[16];
+            snprintf(name, sizeof name, "--%s", longs[index].name);
+            if (app_parse_double(optarg, number)) {
+                fprintf(stderr, "racesim merge: %s: expected %s, got '%s'\n", name, app_option_expects(name), optarg);
+                free(paths);
+                return 2;
+            }
+            sprt_given |= c == '0' ? 1 : c == '1' ? 2 : 8;
+        } else {
+            app_opt_error("merge", c, argv);
             cmd_merge_usage(stderr);
             free(paths);
             return 2;
-        } else
-            paths[n++] = argv[i];
+        }
+        index = -1;
     }
+    for (int i = optind; paths && i < argc; i++)
+        paths[n++] = argv[i];
     const LabSprtDef *sprt = NULL;
     if (paths && cmd_merge_sprt_check(&sprt_def, sprt_given, &sprt)) {
         free(paths);
