@@ -485,6 +485,8 @@ void lab_chart_ab_svg(const LabAbTally *tally, int only, FILE *out);
  *   collisions_mean_max = X     the mean over the seeds run of collisions_max's count is at most X (X >= 0, real)
  *   overtakes_min = N           overtakes of the whole race (lappings are not overtakes)
  *   overtakes_max = N
+ *   overtakes_after_lap1_min = N   overtakes once the leader is past lap 1 (the start's shuffle left out)
+ *   collisions_after_lap1_max = N  collisions once the leader is past lap 1
  *   offtrack_s_max = S          seconds off the track, summed over every car
  *   offtrack_s_mean_max = S     the mean over the seeds run of offtrack_s_max's figure is at most S
  *   finish_all = true|false     true: every car is classified (none retired)
@@ -510,7 +512,7 @@ void lab_chart_ab_svg(const LabAbTally *tally, int only, FILE *out);
 #define LAB_EXPECT_REF_LEN 48    /* DRV_NAME_LEN: a car reference as written */
 #define LAB_EXPECT_MAX_CHECKS (6 + LAB_EXPECT_MAX_REFS)
 #define LAB_EXPECT_MAX_ENTRIES 128 /* SIM_MAX_CARS */
-#define LAB_EXPECT_SCALAR_KEYS 8   /* seeds and the keys with one number or flag, each given at most once */
+#define LAB_EXPECT_SCALAR_KEYS 10  /* seeds and the keys with one number or flag, each given at most once */
 
 typedef enum LabExpectRefKind {
     LAB_EXPECT_POSITION = 0,
@@ -536,6 +538,8 @@ typedef struct LabExpect {
     bool have_seeds;
     uint64_t seed_first, seed_last;   /* inclusive */
     bool have_collisions_max, have_overtakes_min, have_overtakes_max, have_offtrack_s_max, have_finish_all;
+    bool have_overtakes_after_lap1_min, have_collisions_after_lap1_max;
+    int overtakes_after_lap1_min, collisions_after_lap1_max; /* overtakes and collisions after the race's lap 1 */
     int collisions_max, overtakes_min, overtakes_max;
     double offtrack_s_max;            /* s */
     bool finish_all;
@@ -561,6 +565,7 @@ typedef struct LabExpectFacts {
     int car_count;
     LabExpectCar cars[LAB_EXPECT_MAX_ENTRIES];
     int collisions, overtakes, offtracks;
+    int overtakes_after_lap1, collisions_after_lap1; /* in the race's later laps (the leader's lap > 1) */
     double offtrack_s;                /* summed over cars */
     double duration_s;                /* sim time at the end */
     /* contacts between entries (symmetric) and the sim time of the first, s */

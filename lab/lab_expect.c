@@ -18,6 +18,8 @@ typedef enum LabExpectKey {
     LAB_KEY_FINISH_ALL,
     LAB_KEY_COLLISIONS_MEAN_MAX, /* across seeds: lab_expect_eval_across */
     LAB_KEY_OFFTRACK_S_MEAN_MAX,
+    LAB_KEY_OVERTAKES_AFTER_LAP1_MIN,
+    LAB_KEY_COLLISIONS_AFTER_LAP1_MAX,
     LAB_KEY_COUNT
 } LabExpectKey;
 
@@ -25,7 +27,8 @@ _Static_assert(LAB_KEY_COUNT <= LAB_EXPECT_SCALAR_KEYS, "LabExpect.key_line need
 
 static const char *const lab_expect_key_names[LAB_KEY_COUNT] = {
     "seeds",          "collisions_max", "overtakes_min",       "overtakes_max",
-    "offtrack_s_max", "finish_all",     "collisions_mean_max", "offtrack_s_mean_max"};
+    "offtrack_s_max", "finish_all",     "collisions_mean_max", "offtrack_s_mean_max",
+    "overtakes_after_lap1_min",         "collisions_after_lap1_max"};
 
 /*----------------------------------------------------------------------------------------------------------------
  * Parsing
@@ -117,11 +120,19 @@ static int lab_expect_scalar(LabExpect *ex, LabExpectKey key, const char *value,
         return 1;
     case LAB_KEY_COLLISIONS_MAX:
     case LAB_KEY_OVERTAKES_MIN:
-    case LAB_KEY_OVERTAKES_MAX: {
-        int *dst = key == LAB_KEY_COLLISIONS_MAX ? &ex->collisions_max
-                   : key == LAB_KEY_OVERTAKES_MIN ? &ex->overtakes_min : &ex->overtakes_max;
-        bool *have = key == LAB_KEY_COLLISIONS_MAX ? &ex->have_collisions_max
-                     : key == LAB_KEY_OVERTAKES_MIN ? &ex->have_overtakes_min : &ex->have_overtakes_max;
+    case LAB_KEY_OVERTAKES_MAX:
+    case LAB_KEY_OVERTAKES_AFTER_LAP1_MIN:
+    case LAB_KEY_COLLISIONS_AFTER_LAP1_MAX: {
+        int *dst = key == LAB_KEY_COLLISIONS_MAX             ? &ex->collisions_max
+                   : key == LAB_KEY_OVERTAKES_MIN            ? &ex->overtakes_min
+                   : key == LAB_KEY_OVERTAKES_MAX            ? &ex->overtakes_max
+                   : key == LAB_KEY_OVERTAKES_AFTER_LAP1_MIN ? &ex->overtakes_after_lap1_min
+                                                             : &ex->collisions_after_lap1_max;
+        bool *have = key == LAB_KEY_COLLISIONS_MAX             ? &ex->have_collisions_max
+                     : key == LAB_KEY_OVERTAKES_MIN            ? &ex->have_overtakes_min
+                     : key == LAB_KEY_OVERTAKES_MAX            ? &ex->have_overtakes_max
+                     : key == LAB_KEY_OVERTAKES_AFTER_LAP1_MIN ? &ex->have_overtakes_after_lap1_min
+                                                               : &ex->have_collisions_after_lap1_max;
         *have = true;
         if (lab_expect_int(value, dst) == 0)
             return 0;
@@ -247,8 +258,9 @@ int lab_expect_parse_kv(LabExpect *ex, const char *name, const char *value, int 
         return lab_expect_ref(ex, LAB_EXPECT_DRAFTED, name, value, line, msg, msg_len);
     snprintf(msg, msg_len,
              "[expect] unknown key '%s' (expected seeds, collisions_max, collisions_mean_max, overtakes_min, "
-             "overtakes_max, offtrack_s_max, offtrack_s_mean_max, finish_all, position, ahead_of, "
-             "no_contact_between, clearance_min or drafted_s_min)",
+             "overtakes_max, overtakes_after_lap1_min, collisions_after_lap1_max, offtrack_s_max, "
+             "offtrack_s_mean_max, finish_all, position, ahead_of, no_contact_between, clearance_min or "
+             "drafted_s_min)",
              name);
     return 1;
 }
@@ -405,6 +417,7 @@ void lab_expect_facts_from_session(const SimSession *session, LabExpectFacts *ou
     const SimWorld *w = sim_session_world(s);
     /* per-tick observations stay; the counts are rebuilt from the final state and the events */
     out->collisions = out->overtakes = out->offtracks = 0;
+    out->overtakes_after_lap1 = out->collisions_after_lap1 = 0;
     out->offtrack_s = 0.0;
     memset(out->contacts, 0, sizeof out->contacts);
     out->seed = sim_session_def(session)->seed;
@@ -427,6 +440,11 @@ void lab_expect_facts_from_session(const SimSession *session, LabExpectFacts *ou
     int count;
     const SimEvent *ev = sim_world_events(w, &count);
     for (int i = 0; i < count; i++) {
+        /* the race's lap when it happened (the leader's): lap 1 is the start's lottery, later ones are racing */
+        if (ev[i].type == SIM_EV_OVERTAKE || ev[i].type == SIM_EV_COLLISION) {
+            int *later = ev[i].type == SIM_EV_OVERTAKE ? &out->overtakes_after_lap1 : &out->collisions_after_lap1;
+            *later += ev[i].race_lap > 1;
+        }
         if (ev[i].type == SIM_EV_OVERTAKE)
             out->overtakes++;
         else if (ev[i].type == SIM_EV_OFFTRACK)
@@ -481,6 +499,12 @@ static void lab_expect_eval_scalars(const LabExpect *ex, const LabExpectFacts *f
     if (ex->have_overtakes_max)
         lab_expect_count(r, "overtakes_max", kl[LAB_KEY_OVERTAKES_MAX], LAB_EXPECT_LE, f->overtakes,
                          ex->overtakes_max);
+    if (ex->have_overtakes_after_lap1_min)
+        lab_expect_count(r, "overtakes_after_lap1_min", kl[LAB_KEY_OVERTAKES_AFTER_LAP1_MIN], LAB_EXPECT_GE,
+                         f->overtakes_after_lap1, ex->overtakes_after_lap1_min);
+    if (ex->have_collisions_after_lap1_max)
+        lab_expect_count(r, "collisions_after_lap1_max", kl[LAB_KEY_COLLISIONS_AFTER_LAP1_MAX], LAB_EXPECT_LE,
+                         f->collisions_after_lap1, ex->collisions_after_lap1_max);
     if (ex->have_offtrack_s_max) {
         LabExpectCheck *c = lab_expect_add(r, "offtrack_s_max", kl[LAB_KEY_OFFTRACK_S_MAX], LAB_EXPECT_LE,
                                            f->offtrack_s, ex->offtrack_s_max);

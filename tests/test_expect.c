@@ -79,9 +79,9 @@ static int test_expect_errors(void)
 {
     TST_CHECK(expect_error("collision_max = 0",
                            PATH ":9: [expect] unknown key 'collision_max' (expected seeds, collisions_max, "
-                                "collisions_mean_max, overtakes_min, overtakes_max, offtrack_s_max, "
-                                "offtrack_s_mean_max, finish_all, position, ahead_of, no_contact_between, "
-                                "clearance_min or drafted_s_min)") == 0);
+                                "collisions_mean_max, overtakes_min, overtakes_max, overtakes_after_lap1_min, "
+                                "collisions_after_lap1_max, offtrack_s_max, offtrack_s_mean_max, finish_all, "
+                                "position, ahead_of, no_contact_between, clearance_min or drafted_s_min)") == 0);
     TST_CHECK(expect_error("collisions_max = few",
                            PATH ":9: [expect] collisions_max: expected an integer 0..1000000, got 'few'") == 0);
     TST_CHECK(expect_error("overtakes_min = -1",
@@ -247,6 +247,28 @@ static int test_eval_fail(void)
     return 0;
 }
 
+/* The racecraft counters: overtakes and collisions after the race's first lap, each with its own key. */
+static int test_after_lap1_keys(void)
+{
+    TST_CHECK(parse("[race]\ntrack = oval.ini\nlaps = 3\n[grid]\ndriver = driver.ini\n[expect]\n"
+                    "overtakes_after_lap1_min = 2\ncollisions_after_lap1_max = 0\n") == 0);
+    make_facts();
+    facts.overtakes_after_lap1 = 1;
+    facts.collisions_after_lap1 = 1;
+    lab_expect_eval(&expect, &facts, &report);
+    TST_CHECK(!report.pass && report.count == 2);
+    const LabExpectCheck *o = find_check("overtakes_after_lap1_min"), *c = find_check("collisions_after_lap1_max");
+    TST_CHECK(o && !o->pass && o->line == 7 && c && !c->pass && c->line == 8);
+    TST_STR_EQ(o->limit_text, ">= 2");
+    facts.overtakes_after_lap1 = 3;
+    facts.collisions_after_lap1 = 0;
+    lab_expect_eval(&expect, &facts, &report);
+    TST_CHECK(report.pass);
+    TST_CHECK(parse("[race]\ntrack = oval.ini\n[grid]\ndriver = driver.ini\n[expect]\novertakes_after_lap1_min = x\n") != 0);
+    TST_STR_EQ(err, PATH ":6: [expect] overtakes_after_lap1_min: expected an integer 0..1000000, got 'x'");
+    return 0;
+}
+
 static int test_worst_run(void)
 {
     static LabExpectReport runs[3];
@@ -355,6 +377,7 @@ int main(void)
     TST_RUN(test_start_car_errors);
     TST_RUN(test_eval_pass);
     TST_RUN(test_eval_fail);
+    TST_RUN(test_after_lap1_keys);
     TST_RUN(test_worst_run);
     TST_RUN(test_eval_across);
     TST_RUN(test_run_held_cars);
