@@ -170,37 +170,4 @@ char *app_tune_ini_text(const char *text, const AppTuneParam *params, int n, con
     return buf;
 }
 
-char *app_tune_read_file(const char *path, char *err, size_t err_len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    if (!f) {
-        snprintf(err, err_len, "%s: cannot open", path);
-        return NULL;
-    }
-    bool bad = false;
-    for (;;) {
-        if (len + 4096 + 1 > cap) {
-            char *grown = realloc(buf, cap = 2 * cap + 8192);
-            if (!grown) {
-                bad = true;
-                break;
-            }
-            buf = grown;
-        }
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    bad = bad || ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        snprintf(err, err_len, "%s: cannot read", path);
-        return NULL;
-    }
-    buf[len] = '\0';
-    return buf;
-}
+

@@ -31,7 +31,5 @@ int app_tune_personality(const DrvPersonality *base, const AppTuneParam *params,
  * a key the file lacks goes at the end of its section (a section it lacks, at the end of the file). Returns a
  * malloc'd string, or NULL when out of memory. */
 char *app_tune_ini_text(const char *text, const AppTuneParam *params, int n, const char *const *values);
-/* Reads a whole file into a malloc'd NUL-terminated string; NULL with the reason in err. */
-char *app_tune_read_file(const char *path, char *err, size_t err_len);
 
 #endif

@@ -321,7 +321,7 @@ static void cmd_tune_summary(const TuneRun *run, const char *const *tuned)
 static int cmd_tune_write(const TuneOpts *o, const char *const *tuned, const DrvPersonality *want)
 {
     char err[1024];
-    char *orig = app_tune_read_file(o->driver_path, err, sizeof err);
+    char *orig = trk_file_read(o->driver_path, (size_t)1 << 16, NULL, err, sizeof err); /* a driver file's limit */
     char *text = orig ? app_tune_ini_text(orig, o->params, o->param_count, tuned) : NULL;
     if (!text)
         fprintf(stderr, "racesim tune: %s\n", orig ? "out of memory" : err);
