@@ -26,6 +26,9 @@ typedef struct CmdRunOpts {
     const char *screenshot_path, *font_path;
     const char *camera;     /* --camera: overview | follow | director */
     double at_s;
+    const char *video_path; /* --video: a clip of [from_s, to_s] */
+    double from_s, to_s;
+    bool have_to;
     const char *chart_path; /* --chart: lap and gap chart (experiments) */
     const char *trace_path; /* --trace: every car every tick, CSV */
 } CmdRunOpts;
@@ -50,9 +53,14 @@ static void cmd_run_usage(FILE *out)
             "                      alone/braking/drafting/off-track flags) as CSV\n"
             "  --screenshot FILE   render one frame at --at seconds to a PNG (BMP for a .bmp name; no display\n"
             "                      needed) and exit\n"
-            "  --at SECONDS        sim time of the screenshot (default 0)\n"
+            "  --at SECONDS        the moment of the screenshot (default 0); without --screenshot, the window\n"
+            "                      opens there, paused (left / right arrows rewind and go forward)\n"
+            "  --video FILE        render the race from --from to --to (30 frames a second, no display needed)\n"
+            "                      and encode it with ffmpeg into FILE (.mp4, .mkv, .webm or .mov)\n"
+            "  --from SECONDS      start of the --video clip (default 0)\n"
+            "  --to SECONDS        end of the --video clip (default 10 s after --from)\n"
             "  --camera MODE       overview | follow | director: the first camera (default: director in a\n"
-            "                      window, overview in a screenshot)\n"
+            "                      window and a video, overview in a screenshot)\n"
             "  --font PATH         TTF font for the viewer (default: DejaVu Sans)\n"
             "  -q, --quiet         no results table\n"
             "  --timing            print ticks and wall time of the headless run on stderr\n"
@@ -103,12 +111,17 @@ static int cmd_run_value_opt(CmdRunOpts *o, const char *opt, const char *val)
         if (cmd_run_int(val, 1, 1000, &n) != 0)
             return cmd_run_bad(opt, "an integer 1..1000", val);
         o->laps = (int)n;
-    } else if (strcmp(opt, "--at") == 0) {
+    } else if (strcmp(opt, "--at") == 0 || strcmp(opt, "--from") == 0 || strcmp(opt, "--to") == 0) {
         char *end;
         double t = strtod(val, &end);
         if (end == val || *end != '\0' || !isfinite(t) || t < 0.0 || t > 1e6)
             return cmd_run_bad(opt, "a number of seconds 0..1000000", val);
-        o->at_s = t;
+        *(strcmp(opt, "--at") == 0 ? &o->at_s : strcmp(opt, "--from") == 0 ? &o->from_s : &o->to_s) = t;
+        o->have_to |= strcmp(opt, "--to") == 0;
+    } else if (strcmp(opt, "--video") == 0) {
+        if (val[0] && !app_video_format(val))
+            return cmd_run_bad(opt, "a file name ending in .mp4, .mkv, .webm or .mov", val);
+        o->video_path = val;
     } else if (strcmp(opt, "--json") == 0) {
         o->json_path = val;
     } else if (strcmp(opt, "--csv") == 0) {
@@ -127,7 +140,7 @@ static int cmd_run_value_opt(CmdRunOpts *o, const char *opt, const char *val)
         o->trace_path = val;
     }
     if ((strcmp(opt, "--json") == 0 || strcmp(opt, "--csv") == 0 || strcmp(opt, "--screenshot") == 0 ||
-         strcmp(opt, "--font") == 0 || strcmp(opt, "--trace") == 0) &&
+         strcmp(opt, "--font") == 0 || strcmp(opt, "--trace") == 0 || strcmp(opt, "--video") == 0) &&
         val[0] == '\0')
         return cmd_run_bad(opt, "a file path", val);
     return 0;
@@ -144,10 +157,11 @@ static int cmd_run_parse(int argc, char **argv, CmdRunOpts *o)
         {"screenshot", required_argument, NULL, 'p'}, {"at", required_argument, NULL, 'a'},
         {"font", required_argument, NULL, 'f'},     {"chart", required_argument, NULL, 'g'},
         {"trace", required_argument, NULL, 't'},    {"help", no_argument, NULL, 'h'},
-        {"camera", required_argument, NULL, 'C'},
+        {"camera", required_argument, NULL, 'C'},  {"video", required_argument, NULL, 'V'},
+        {"from", required_argument, NULL, 'F'},    {"to", required_argument, NULL, 'U'},
         {NULL, 0, NULL, 0},
     };
-    bool have_at = false;
+    bool have_at = false, have_from = false;
     optind = 0; /* GNU: start afresh (the tests call commands more than once) */
     opterr = 0;
     int c, index = -1;
@@ -168,13 +182,15 @@ static int cmd_run_parse(int argc, char **argv, CmdRunOpts *o)
         case 'T':
             o->timing = true;
             break;
-        case 's': case 'l': case 'j': case 'c': case 'p': case 'a': case 'f': case 'g': case 't': case 'C': {
+        case 's': case 'l': case 'j': case 'c': case 'p': case 'a': case 'f': case 'g': case 't': case 'C':
+        case 'V': case 'F': case 'U': {
             char opt[32];
             snprintf(opt, sizeof opt, "--%s", longs[index].name);
             int rc = cmd_run_value_opt(o, opt, optarg);
             if (rc != 0)
                 return rc;
             have_at |= c == 'a';
+            have_from |= c == 'F';
             break;
         }
         default:
@@ -191,10 +207,16 @@ static int cmd_run_parse(int argc, char **argv, CmdRunOpts *o)
         }
         o->race_path = argv[i];
     }
-    const char *conflict = have_at && !o->screenshot_path ? "--at only sets the time of a --screenshot"
-                           : o->headless && o->screenshot_path
-                               ? "--screenshot renders the viewer's frame: it cannot be --headless"
-                               : NULL;
+    if (o->video_path && !o->have_to)
+        o->to_s = o->from_s + 10.0;
+    const char *conflict =
+        o->headless && have_at ? "--at is the moment the viewer opens at (or a --screenshot's): it cannot be --headless"
+        : o->headless && o->screenshot_path ? "--screenshot renders the viewer's frame: it cannot be --headless"
+        : o->video_path && (o->headless || o->screenshot_path || have_at)
+            ? "--video renders the viewer's frames from --from to --to: not with --headless, --screenshot or --at"
+        : (have_from || o->have_to) && !o->video_path ? "--from and --to set the stretch of a --video"
+        : o->video_path && o->to_s <= o->from_s ? "--to must be later than --from"
+                                                : NULL;
     if (conflict) {
         fprintf(stderr, "racesim run: %s\n", conflict);
         return 2;
@@ -331,11 +353,12 @@ int cmd_run(int argc, char **argv)
     /* every output checked before the race runs: writable, not an input, not given twice */
     const char *inputs[SIM_MAX_CARS + 2];
     int n_in = app_race_inputs(race, inputs, SIM_MAX_CARS + 2);
-    const char *outputs[] = {o.json_path, o.csv_path, o.trace_path, o.chart_path, o.screenshot_path};
-    for (int k = 0; k < 5; k++) {
+    const char *outputs[] = {o.json_path, o.csv_path, o.trace_path, o.chart_path, o.screenshot_path, o.video_path};
+    int n_out = (int)(sizeof outputs / sizeof outputs[0]);
+    for (int k = 0; k < n_out; k++) {
         if (outputs[k] == NULL)
             continue;
-        if (app_out_check(outputs[k], inputs, n_in, outputs, 5, err, sizeof err) != 0) {
+        if (app_out_check(outputs[k], inputs, n_in, outputs, n_out, err, sizeof err) != 0) {
             fprintf(stderr, "racesim run: %s\n", err);
             free(race);
             return 2;
@@ -352,13 +375,24 @@ int cmd_run(int argc, char **argv)
     view.font_path = o.font_path;
     view.camera = o.camera;
     view.screenshot_path = o.screenshot_path;
-    view.screenshot_at_s = o.at_s;
+    view.at_s = o.at_s;
+    view.video_path = o.video_path;
+    view.from_s = o.from_s;
+    view.to_s = o.to_s;
     bool viewed = true;
     if (o.screenshot_path)
         rc = app_view_screenshot(race, &view);
+    else if (o.video_path)
+        rc = app_view_video(race, &view);
     else if (!o.headless && app_view_available())
         rc = app_view_window(race, &view);
-    else {
+    else if (o.at_s > 0.0) {
+        fprintf(stderr, "racesim run: --at opens the viewer at that moment, and no display is available (for a\n"
+                        "picture of it without one: --screenshot FILE.png --at %g)\n",
+                o.at_s);
+        rc = 2;
+        viewed = false;
+    } else {
         rc = cmd_run_headless(race, &def, &o); /* samples its own chart */
         viewed = false;
     }
