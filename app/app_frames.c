@@ -130,6 +130,13 @@ void app_frames_step_to(AppFrames *f, long tick)
     }
 }
 
+bool app_frames_seek(AppFrames *f, const char *option, double at_s)
+{
+    SimWorld *world = sim_session_world(f->session);
+    app_frames_step_to(f, app_frames_tick_at(world, at_s));
+    return app_frames_warn_past_end(world, option, at_s);
+}
+
 void app_frames_draw(AppFrames *f, double alpha)
 {
     RndFrame frame = {sim_session_world(f->session), f->session, f->prev, alpha, NULL};
@@ -144,9 +151,8 @@ int app_view_screenshot(const SimRace *race, const AppViewOpts *opts)
     int rc = app_frames_open(&f, race, opts, RND_CAM_OVERVIEW);
     if (rc != 0)
         return rc;
+    app_frames_seek(&f, "--at", opts->at_s);
     SimWorld *world = sim_session_world(f.session);
-    app_frames_step_to(&f, app_frames_tick_at(world, opts->at_s));
-    app_frames_warn_past_end(world, "--at", opts->at_s);
     const int *order = sim_world_order(world);
     if (order && sim_world_car_count(world) > 0)
         rnd_view_ui(f.view)->selected = order[0]; /* the leader's maps make the most telling picture */

@@ -25,6 +25,8 @@ int app_frames_open(AppFrames *f, const SimRace *race, const AppViewOpts *opts, 
 void app_frames_close(AppFrames *f);
 /* Steps (poses kept for interpolation, every step observed by the view) until the tick or the end of the race. */
 void app_frames_step_to(AppFrames *f, long tick);
+/* Steps to the moment `at_s` (given as `option`): true, with a warning, when the race ended before it. */
+bool app_frames_seek(AppFrames *f, const char *option, double at_s);
 /* Draws the race interpolated `alpha` of a tick past prev toward the world (no timeline). */
 void app_frames_draw(AppFrames *f, double alpha);
 

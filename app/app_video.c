@@ -129,9 +129,7 @@ int app_view_video(const SimRace *race, const AppViewOpts *opts)
     int rc = app_frames_open(&f, race, opts, RND_CAM_DIRECTOR);
     if (rc != 0)
         return rc;
-    SimWorld *world = sim_session_world(f.session);
-    app_frames_step_to(&f, app_frames_tick_at(world, opts->from_s));
-    if (app_frames_warn_past_end(world, "--from", opts->from_s)) {
+    if (app_frames_seek(&f, "--from", opts->from_s)) {
         app_frames_close(&f);
         return 1;
     }

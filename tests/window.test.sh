@@ -113,7 +113,7 @@ vpid=""
 
 # ---- a race watched with rewinds ends with the headless results ----
 "$prog" run "$race" --seed 4 --laps 1 --headless >"$tmp/headless" 2>&1
-RACESIM_SPEED=64 RACESIM_BENCH_FRAMES=900 "$prog" run "$race" --seed 4 --laps 1 >"$tmp/watched" 2>"$tmp/err" &
+RACESIM_SPEED=64 RACESIM_BENCH_FRAMES=400 "$prog" run "$race" --seed 4 --laps 1 >"$tmp/watched" 2>"$tmp/err" &
 vpid=$!
 wid=$(window)
 if [ -n "$wid" ]; then
