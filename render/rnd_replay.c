@@ -84,6 +84,8 @@ void rnd_timeline_draw(SDL_Renderer *r, RndText *text, const RndTimeline *tl, fl
         rnd_format_time(newest, sizeof newest, tl->newest_s, 1);
         snprintf(line, sizeof line, "REPLAY  %s / %s", now, newest);
     }
+    float tw = (float)rnd_text_width(text, RND_FONT_SMALL, line);
+    rnd_fill_rect(r, right_px - tw - 4.0f, view_h - small_h - 6.0f, tw + 4.0f, small_h, rnd_tl_bg); /* over the track */
     rnd_text_draw(text, RND_FONT_SMALL, line, right_px, view_h - small_h - 6.0f, live ? rnd_tl_text : rnd_tl_replay,
                   RND_RIGHT);
 }

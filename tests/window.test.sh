@@ -129,6 +129,18 @@ vpid=""
 [ -s "$tmp/headless" ] && cmp -s "$tmp/headless" "$tmp/watched" && ok ||
     { bad "watched with rewinds, the results differ from the headless ones"; diff "$tmp/headless" "$tmp/watched" | head -n 8; }
 
+# ---- the same past 640 s, where the 128 keyframes are all used and every second one goes: opened at 645 s,
+# rewound 60 s, played to the finish ----
+"$prog" run "$race" --seed 2 --headless >"$tmp/headless5" 2>&1
+RACESIM_SPEED=64 RACESIM_BENCH_FRAMES=240 "$prog" run "$race" --seed 2 --at 645 >"$tmp/watched5" 2>"$tmp/err" &
+vpid=$!
+wid=$(window)
+[ -n "$wid" ] && xdotool key --window "$wid" shift+Left shift+Left space
+wait "$vpid"
+vpid=""
+[ -s "$tmp/headless5" ] && cmp -s "$tmp/headless5" "$tmp/watched5" && ok ||
+    { bad "rewound past the thinning of the keyframes, the results differ"; diff "$tmp/headless5" "$tmp/watched5" | head -n 8; }
+
 # ---- --at past the finish: a warning, and the window opens at the end ----
 RACESIM_BENCH_FRAMES=3 "$prog" run "$race" --laps 1 --at 100000 >/dev/null 2>"$tmp/err"
 [ $? = 0 ] && grep -q "past the end of the race" "$tmp/err" && ok || bad "--at past the finish: $(cat "$tmp/err")"
