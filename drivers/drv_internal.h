@@ -27,6 +27,8 @@ typedef struct DrvPlan {
     bool braking;        /* no lane free enough: follow the car in the path */
     bool line_blocked;   /* the racing line leaves the lanes free of danger within the braking distance: the target
                           * is held off the line there, and the lanes' caps are judged over that distance */
+    bool bounded;        /* the decision saw lanes it must not enter: a lateral move stops inside free_lo..hi */
+    double free_lo_d_m, free_hi_d_m; /* the open lanes around the chosen one (car centre), m */
 } DrvPlan;
 
 /* Decision gaps, in ticks, whose hysteresis weight is kept in a table (a far decision comes every 4th tick). */

@@ -34,7 +34,7 @@ err=$("$prog" baseline compare "$tmp/crlf.txt" 2>&1 >/dev/null); rc=$?
 check "a CR LF baseline is named as such, with no raw CR in the message" $?
 
 # ---- a behaviour change fails (exit 1) and is reported per seed ----
-sed -i 's/^aggression = .*/aggression = 0.1/; s/^skirt = .*/skirt = 2.5/' "$tmp/driver.ini"
+sed -i 's/^aggression = .*/aggression = 0.1/; s/^skirt = .*/skirt = 2.5/; s/^grip_use = .*/grip_use = 0.9/' "$tmp/driver.ini"
 out=$("$prog" baseline compare "$base" 2>&1); rc=$?
 [ "$rc" -eq 1 ]; check "changed drivers: exit 1" $?
 printf '%s\n' "$out" | grep -q "^note: the race, track or driver files changed"; check "files note" $?
