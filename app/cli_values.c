@@ -1,0 +1,111 @@
+/* cli_values.c: the option values and messages every command line shares (see cli.h). */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int cli_parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end != '\0' || v < lo || v > hi)
+        return 1;
+    *out = v;
+    return 0;
+}
+
+int cli_parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end != '\0' || !isfinite(v))
+        return 1;
+    *out = v;
+    return 0;
+}
+
+int cli_parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (s[0] < '0' || s[0] > '9')
+        return 1;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end != '\0')
+        return 1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+int cli_parse_shard(const char *s, int *index, int *count)
+{
+    char buf[64];
+    const char *slash = strchr(s, '/');
+    long i, n;
+    if (!slash || (size_t)(slash - s) >= sizeof buf)
+        return 1;
+    memcpy(buf, s, (size_t)(slash - s));
+    buf[slash - s] = '\0';
+    if (cli_parse_long(buf, 1, 1000000, &i) || cli_parse_long(slash + 1, 1, 1000000, &n) || i > n)
+        return 1;
+    *index = (int)i;
+    *count = (int)n;
+    return 0;
+}
+
+void cli_opt_error(FILE *err, const char *cmd, int c, char **argv)
+{
+    /* getopt_long leaves the offending word at argv[optind - 1] (for a short option, its letter in optopt) */
+    const char *word = optind > 0 ? argv[optind - 1] : "";
+    if (c == ':')
+        fprintf(err, "racesim %s: %s needs a value\n", cmd, word);
+    else if (optopt && word[0] == '-' && word[1] != '-')
+        fprintf(err, "racesim %s: unknown option '-%c'\n", cmd, optopt);
+    else
+        fprintf(err, "racesim %s: unknown option '%s'\n", cmd, word);
+}
+
+int cli_default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
+}
+
+const char *cli_option_expects(const char *option)
+{
+    static const struct {
+        const char *option, *text;
+    } table[] = {
+        {"--races", "an integer 1..100000000"},
+        {"--seed", "an unsigned 64-bit integer"},
+        {"--jobs", "an integer 1..256"},
+        {"--seat", "a grid line 1..128"},
+        {"--laps", "an integer 1..1000"},
+        {"--shard", "I/N with 1 <= I <= N"},
+        {"--metric", "position, time, overtakes, collisions, offtrack or points"},
+        {"--max-races", "an integer 1..100000000"},
+        {"--h0", "a finite number (the metric's unit)"},
+        {"--h1", "a finite number (the metric's unit)"},
+        {"--alpha", "a number in (0, 0.5)"},
+        {"--beta", "a number in (0, 0.5)"},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(option, table[i].option) == 0)
+            return table[i].text;
+    return "a valid value";
+}
+
+int cli_path_given(FILE *err, const char *cmd, const char *what, const char *path)
+{
+    if (!path || path[0] != '\0')
+        return 0;
+    fprintf(err, "racesim %s: %s: expected a file path, got ''\n", cmd, what);
+    return 2;
+}
