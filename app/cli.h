@@ -26,9 +26,10 @@ int cli_parse_double(const char *s, double *out);
 int cli_parse_shard(const char *s, int *index, int *count);
 /* What an experiment option accepts, for error messages ("an integer 1..256"). */
 const char *cli_option_expects(const char *option);
-/* The message for getopt_long's '?' or ':' (opterr = 0, optstring starting with ':'): an unknown option, or one
- * that needs a value, named as the user typed it. */
-void cli_opt_error(FILE *err, const char *cmd, int c, char **argv);
+/* The message for getopt_long's '?' or ':' (opterr = 0, optstring starting with ':'; longs the table it was given):
+ * an unknown option, one that needs a value or one that takes none, named as the user typed it. */
+struct option;
+void cli_opt_error(FILE *err, const char *cmd, int c, char **argv, const struct option *longs);
 /* An empty string names no file: 2 with "racesim CMD: WHAT: expected a file path, got ''" written to err, else 0
  * (also for NULL, an option not given). */
 int cli_path_given(FILE *err, const char *cmd, const char *what, const char *path);

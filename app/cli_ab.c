@@ -144,7 +144,7 @@ int cli_ab_parse(int argc, char **argv, CliAbOpts *o, FILE *out, FILE *err)
                 return 2;
             }
         } else {
-            cli_opt_error(err, "ab", c, argv);
+            cli_opt_error(err, "ab", c, argv, longs);
             fprintf(err, "(see racesim ab --help)\n");
             return 2;
         }

@@ -108,7 +108,7 @@ int cli_baseline_parse(int argc, char **argv, CliBaselineOpts *o, FILE *out, FIL
             if (rc > 0)
                 return rc;
         } else {
-            cli_opt_error(err, "baseline", c, argv);
+            cli_opt_error(err, "baseline", c, argv, longs);
             fprintf(err, "(see racesim baseline --help)\n");
             return 2;
         }

@@ -82,7 +82,7 @@ int cli_batch_parse(int argc, char **argv, CliBatchOpts *o, FILE *out, FILE *err
             bad = cli_parse_long(optarg, 1, 1000, &o->laps), name = "--laps";
             break;
         default:
-            cli_opt_error(err, "batch", c, argv);
+            cli_opt_error(err, "batch", c, argv, longs);
             fprintf(err, "(see racesim batch --help)\n");
             return 2;
         }

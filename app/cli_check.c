@@ -66,7 +66,7 @@ int cli_check_parse(int argc, char **argv, CliCheckOpts *o, FILE *out, FILE *err
             o->jobs = (int)j;
             break;
         default:
-            cli_opt_error(err, "check", c, argv);
+            cli_opt_error(err, "check", c, argv, longs);
             fprintf(err, "(see racesim check --help)\n");
             return 2;
         }

@@ -83,7 +83,7 @@ int cli_merge_parse(int argc, char **argv, CliMergeOpts *o, FILE *out, FILE *err
             }
             sprt_given |= c == '0' ? 1 : c == '1' ? 2 : 8;
         } else {
-            cli_opt_error(err, "merge", c, argv);
+            cli_opt_error(err, "merge", c, argv, longs);
             cli_merge_usage(err);
             return 2;
         }

@@ -131,7 +131,7 @@ int cli_run_parse(int argc, char **argv, CliRunOpts *o, FILE *out, FILE *err)
             break;
         }
         default:
-            cli_opt_error(err, "run", c, argv);
+            cli_opt_error(err, "run", c, argv, longs);
             fprintf(err, "(see racesim run --help)\n");
             return 2;
         }

@@ -55,7 +55,7 @@ int cli_track_parse(int argc, char **argv, CliTrackOpts *o, FILE *out, FILE *err
                 return 2;
             }
         } else {
-            cli_opt_error(err, "track", c, argv);
+            cli_opt_error(err, "track", c, argv, longs);
             cli_track_usage(err);
             return 2;
         }

@@ -97,7 +97,7 @@ int cli_tune_parse(int argc, char **argv, CliTuneOpts *o, FILE *out, FILE *err)
             return 0;
         }
         if (c == '?' || c == ':') {
-            cli_opt_error(err, "tune", c, argv);
+            cli_opt_error(err, "tune", c, argv, longs);
             fprintf(err, "(see racesim tune --help)\n");
             return 2;
         }

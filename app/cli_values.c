@@ -60,13 +60,25 @@ int cli_parse_shard(const char *s, int *index, int *count)
     return 0;
 }
 
-void cli_opt_error(FILE *err, const char *cmd, int c, char **argv)
+void cli_opt_error(FILE *err, const char *cmd, int c, char **argv, const struct option *longs)
 {
-    /* getopt_long leaves the offending word at argv[optind - 1] (for a short option, its letter in optopt) */
+    /* getopt_long leaves a long option's word at argv[optind - 1]; a short option is named by its letter (optopt),
+     * since inside a cluster ("-xq" stops at x) optind has not yet moved past the cluster */
     const char *word = optind > 0 ? argv[optind - 1] : "";
-    if (c == ':')
+    if (c == ':') {
         fprintf(err, "racesim %s: %s needs a value\n", cmd, word);
-    else if (optopt && word[0] == '-' && word[1] != '-')
+        return;
+    }
+    if (word[0] == '-' && word[1] == '-' && optopt != 0) {
+        /* a known option that takes no value given one (--headless=3): optopt is its code */
+        size_t n = strcspn(word + 2, "=");
+        for (const struct option *o = longs; o->name; o++)
+            if (o->val == optopt && o->has_arg == no_argument && strncmp(o->name, word + 2, n) == 0) {
+                fprintf(err, "racesim %s: --%s takes no value\n", cmd, o->name);
+                return;
+            }
+    }
+    if (optopt != 0)
         fprintf(err, "racesim %s: unknown option '-%c'\n", cmd, optopt);
     else
         fprintf(err, "racesim %s: unknown option '%s'\n", cmd, word);
