@@ -26,6 +26,8 @@ int cli_parse_double(const char *s, double *out);
 int cli_parse_shard(const char *s, int *index, int *count);
 /* What an experiment option accepts, for error messages ("an integer 1..256"). */
 const char *cli_option_expects(const char *option);
+/* getopt_long's global state reset before a parse: the next call starts at argv[1], silently. */
+void cli_getopt_reset(void);
 /* The message for getopt_long's '?' or ':' (opterr = 0, optstring starting with ':'; longs the table it was given):
  * an unknown option, one that needs a value or one that takes none, named as the user typed it. */
 struct option;

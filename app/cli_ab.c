@@ -123,8 +123,7 @@ int cli_ab_parse(int argc, char **argv, CliAbOpts *o, FILE *out, FILE *err)
         {"sprt", no_argument, NULL, 's'},            {"resume", no_argument, NULL, 'r'},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
     };
-    optind = 0; /* GNU: start afresh, forgetting the last parse */
-    opterr = 0;
+    cli_getopt_reset();
     int c, index = -1;
     while ((c = getopt_long(argc, argv, ":h", longs, &index)) != -1) {
         if (c == 'h') {

@@ -91,8 +91,7 @@ int cli_baseline_parse(int argc, char **argv, CliBaselineOpts *o, FILE *out, FIL
         {"seeds", required_argument, NULL, 'v'},         {"out", required_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},                {NULL, 0, NULL, 0},
     };
-    optind = 0; /* GNU: start afresh, forgetting the last parse */
-    opterr = 0;
+    cli_getopt_reset();
     int c, index = -1;
     while ((c = getopt_long(argc, argv, ":h", longs, &index)) != -1) {
         if (c == 'h') {

@@ -46,8 +46,7 @@ int cli_batch_parse(int argc, char **argv, CliBatchOpts *o, FILE *out, FILE *err
         {"laps", required_argument, NULL, 'l'},  {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    optind = 0; /* GNU: start afresh, forgetting the last parse */
-    opterr = 0;
+    cli_getopt_reset();
     int c;
     while ((c = getopt_long(argc, argv, ":h", longs, NULL)) != -1) {
         int bad = 0;

@@ -35,8 +35,7 @@ int cli_check_parse(int argc, char **argv, CliCheckOpts *o, FILE *out, FILE *err
         {"seeds", required_argument, NULL, 's'},  {"jobs", required_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
     };
-    optind = 0; /* GNU: start afresh, forgetting the last parse */
-    opterr = 0;
+    cli_getopt_reset();
     int c;
     long j;
     while ((c = getopt_long(argc, argv, ":hv", longs, NULL)) != -1) {

@@ -56,8 +56,7 @@ int cli_merge_parse(int argc, char **argv, CliMergeOpts *o, FILE *out, FILE *err
         {"beta", required_argument, NULL, 'b'},   {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    optind = 0; /* GNU: start afresh, forgetting the last parse */
-    opterr = 0;
+    cli_getopt_reset();
     int c, index = -1;
     while ((c = getopt_long(argc, argv, ":h", longs, &index)) != -1) {
         double *number = c == '0' ? &o->sprt_def.h0 : c == '1' ? &o->sprt_def.h1 : c == 'a' ? &o->sprt_def.alpha

@@ -101,8 +101,7 @@ int cli_run_parse(int argc, char **argv, CliRunOpts *o, FILE *out, FILE *err)
         {NULL, 0, NULL, 0},
     };
     bool have_at = false;
-    optind = 0; /* GNU: start afresh, forgetting the last parse (even one left inside "-qh") */
-    opterr = 0;
+    cli_getopt_reset();
     int c, index = -1;
     while ((c = getopt_long(argc, argv, ":hq", longs, &index)) != -1) {
         switch (c) {

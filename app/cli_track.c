@@ -36,8 +36,7 @@ int cli_track_parse(int argc, char **argv, CliTrackOpts *o, FILE *out, FILE *err
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    optind = 0; /* GNU: start afresh, forgetting the last parse */
-    opterr = 0;
+    cli_getopt_reset();
     int c;
     while ((c = getopt_long(argc, argv, ":h", longs, NULL)) != -1) {
         if (c == 'h') {

@@ -88,8 +88,7 @@ int cli_tune_parse(int argc, char **argv, CliTuneOpts *o, FILE *out, FILE *err)
         {"laps", required_argument, NULL, 'l'}, {"out", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
-    optind = 0; /* GNU: start afresh, forgetting the last parse */
-    opterr = 0;
+    cli_getopt_reset();
     int c;
     while ((c = getopt_long(argc, argv, ":h", longs, NULL)) != -1) {
         if (c == 'h') {

@@ -60,6 +60,12 @@ int cli_parse_shard(const char *s, int *index, int *count)
     return 0;
 }
 
+void cli_getopt_reset(void)
+{
+    optind = 0; /* glibc: 0 re-initialises getopt_long, forgetting a parse left inside a cluster ("-qh") */
+    opterr = 0; /* the parsers word their own messages (cli_opt_error) */
+}
+
 void cli_opt_error(FILE *err, const char *cmd, int c, char **argv, const struct option *longs)
 {
     /* getopt_long leaves a long option's word at argv[optind - 1]; a short option is named by its letter (optopt),

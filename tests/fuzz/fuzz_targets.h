@@ -437,8 +437,8 @@ static void fuzz_cli_once(int cmd, char **words, int argc, FuzzCliResult *r)
         snprintf(prefix, sizeof prefix, "racesim %s: ", name);
         if (strncmp(r->err, prefix, strlen(prefix)) != 0 || r->err[r->err_len - 1] != '\n' || r->out_len)
             fuzz_cli_fail(name, "a refused line without its `racesim CMD: ` message on `err` alone");
-        const char *unknown = strstr(r->err, "unknown option '");
-        if (unknown && unknown[16] != '-')
+        const char *unknown = r->err + strlen(prefix); /* a message that quotes a word may quote anything */
+        if (strncmp(unknown, "unknown option '", 16) == 0 && unknown[16] != '-')
             fuzz_cli_fail(name, "an unknown option named by a word that is not an option");
     } else {
         fuzz_cli_fail(name, "an exit code other than CLI_GO, 0 or 2");
