@@ -62,7 +62,7 @@ int cli_parse_shard(const char *s, int *index, int *count)
 
 void cli_getopt_reset(void)
 {
-    optind = 0; /* glibc: 0 re-initialises getopt_long, forgetting a parse left inside a cluster ("-qh") */
+    optind = 0; /* glibc: 0 re-initialises getopt_long, forgetting a parse left inside a cluster ("-hq") */
     opterr = 0; /* the parsers word their own messages (cli_opt_error) */
 }
 
