@@ -123,7 +123,8 @@ typedef struct CliBaselineOpts {
     bool have_seeds, shuffle; /* record only */
     uint64_t seed_first, seed_last;
     int jobs;               /* 1..256 */
-    LabBaselineTol tol;     /* record only, each 0..1e9 */
+    bool has_tol;           /* a --tol-* given (record only) */
+    LabBaselineTol tol;     /* each 0..1e9 */
 } CliBaselineOpts;
 int cli_baseline_parse(int argc, char **argv, CliBaselineOpts *o, FILE *out, FILE *err);
 

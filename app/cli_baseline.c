@@ -58,6 +58,7 @@ static int cli_baseline_value(CliBaselineOpts *o, const char *opt, const char *v
         if (cli_baseline_int(err, opt, v, 0, 1000000000L, &n) != 0)
             return 2;
         *tol = (int)n;
+        o->has_tol = true;
     } else if (strcmp(opt, "--jobs") == 0) {
         if (cli_baseline_int(err, opt, v, 1, 256, &n) != 0)
             return 2;
@@ -136,8 +137,7 @@ int cli_baseline_parse(int argc, char **argv, CliBaselineOpts *o, FILE *out, FIL
                 record ? "record needs RACE.ini, --seeds A-B and --out FILE" : "compare needs the baseline FILE");
         return 2;
     }
-    if (!record && (o->have_seeds || o->out || o->shuffle || o->tol.overtakes || o->tol.collisions ||
-                    o->tol.offtracks || o->tol.orders)) {
+    if (!record && (o->have_seeds || o->out || o->shuffle || o->has_tol)) {
         fprintf(err, "racesim baseline: compare takes only --jobs (seeds, grid and tolerances are in the file)\n");
         return 2;
     }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # cli_parse.test.sh: command lines the fuzzer (tests/fuzz/fuzz_cli.c) found mishandled, each refused at once with a
 # message that names what is wrong: an empty file name, an unknown letter inside a cluster of short options, a value
-# given to an option that takes none, and a chart path that cannot be written (checked before anything runs).
+# given to an option that takes none, a chart path that cannot be written (checked before anything runs), and a
+# tolerance given to `baseline compare` as 0.
 # usage: tests/cli_parse.test.sh PROGRAM [BUILD_DIR]
 prog="$1"
 pass=0
@@ -41,6 +42,9 @@ refused "run -xq" "racesim run: unknown option '-x'" run -xq
 refused "tune -ra" "racesim tune: unknown option '-r'" tune -ra
 refused "run --headless=3" "racesim run: --headless takes no value" run --headless=3
 refused "batch --resume=1" "racesim batch: --resume takes no value" batch "$race" --races 1 --resume=1
+# a tolerance belongs to the recorded file: compare refused one given as 0 too (it saw only nonzero values)
+refused "baseline compare --tol-orders 0" "racesim baseline: compare takes only --jobs" \
+    baseline compare base.txt --tol-orders 0
 # an unwritable chart stops ab before the first pair (it used to fail only after the last one, report printed)
 refused "ab --chart /nonexistent" "racesim ab: cannot write '/nonexistent/x.svg'" \
     ab "$race" --a "$driver" --b "$driver" --races 50 --chart /nonexistent/x.svg

@@ -365,8 +365,8 @@ static const char *fuzz_cli_baseline_bad(const CliBaselineOpts *o, char **argv, 
     if (!record && strcmp(o->mode, "compare") != 0)
         return "the mode";
     if (record ? !o->have_seeds || !o->out
-               : o->have_seeds || o->out || o->shuffle || o->tol.overtakes || o->tol.collisions || o->tol.offtracks ||
-                     o->tol.orders)
+               : o->have_seeds || o->out || o->shuffle || o->has_tol || o->tol.overtakes || o->tol.collisions ||
+                     o->tol.offtracks || o->tol.orders)
         return "options of the other mode";
     if (!fuzz_cli_range(o->jobs, 1, 256) || !fuzz_cli_range(o->tol.overtakes, 0, 1000000000) ||
         !fuzz_cli_range(o->tol.collisions, 0, 1000000000) || !fuzz_cli_range(o->tol.offtracks, 0, 1000000000) ||
