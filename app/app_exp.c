@@ -1,6 +1,7 @@
 /* app_exp.c: shared pieces of the experiment commands (see app_exp.h). */
 #include "app_exp.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -230,4 +231,29 @@ int app_race_load(const char *path, SimRace *race, char *err, size_t err_len)
     int rc = lab_expect_load(ex, race, err, err_len);
     free(ex);
     return rc;
+}
+
+void app_print_open_command(FILE *out, const char *lead, const char *race_path, uint64_t seed, bool shuffle,
+                            double at_s)
+{
+    fprintf(out, "%sracesim run ", lead);
+    bool plain = race_path[0] != '\0';
+    for (const char *c = race_path; *c; c++)
+        plain = plain && (isalnum((unsigned char)*c) || strchr("_./-+,:@%", *c));
+    if (plain) {
+        fputs(race_path, out);
+    } else { /* single quotes, each ' written as '\'' */
+        fputc('\'', out);
+        for (const char *c = race_path; *c; c++) {
+            if (*c == '\'')
+                fputs("'\\''", out);
+            else
+                fputc(*c, out);
+        }
+        fputc('\'', out);
+    }
+    fprintf(out, " --seed %llu%s", (unsigned long long)seed, shuffle ? " --shuffle-grid" : "");
+    if (at_s >= 0.0)
+        fprintf(out, " --at %.2f", at_s);
+    fputc('\n', out);
 }

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* sim_race_load, and a scenario's [expect] lines checked too (lab_expect_load), so every command refuses a bad
  * scenario file the same way. Same return and message as sim_race_load. Prints the track's warnings (a repaired
@@ -75,6 +76,12 @@ struct SimTrace *app_chart_trace(const SimWorld *world);
 int app_chart_write(const struct SimTrace *trace, const SimRace *race, const SimSessionDef *def,
                     const SimWorld *world, const char *path);
 int app_chart_race(const SimRace *race, const SimSessionDef *def, const char *path);
+
+/* The command that opens a race in the viewer at a moment, which `check` and `baseline compare` print for a
+ * failure: "<lead>racesim run PATH --seed S[ --shuffle-grid][ --at T]\n" (no --at when at_s < 0), the path quoted
+ * for a shell when it needs it. */
+void app_print_open_command(FILE *out, const char *lead, const char *race_path, uint64_t seed, bool shuffle,
+                            double at_s);
 
 /* The record's JSON line as a malloc'd string, or NULL. */
 char *app_record_text(const LabRecord *rec);

@@ -22,6 +22,9 @@ int cli_parse_long(const char *s, long lo, long hi, long *out);
 int cli_parse_u64(const char *s, uint64_t *out);
 /* A whole string as a finite double. */
 int cli_parse_double(const char *s, double *out);
+/* The container ffmpeg writes for a --video file name, by its extension (case-insensitive): "mp4", "matroska",
+ * "webm" or "mov" for a .mp4, .mkv, .webm or .mov name (more than the extension); NULL for another. */
+const char *cli_video_format(const char *path);
 /* "I/N" with 1 <= I <= N <= 1000000. */
 int cli_parse_shard(const char *s, int *index, int *count);
 /* What an experiment option accepts, for error messages ("an integer 1..256"). */
@@ -48,7 +51,10 @@ typedef struct CliRunOpts {
     const char *json_path, *csv_path;
     const char *screenshot_path, *font_path;
     const char *camera;     /* --camera: overview | follow | director, or NULL */
-    double at_s;            /* --at, 0..1e6 s, only with a screenshot */
+    double at_s;            /* --at, 0..1e6 s: the screenshot's moment, or the window opens there (never headless) */
+    const char *video_path; /* --video: a clip of [from_s, to_s]; a name cli_video_format knows */
+    double from_s, to_s;    /* --from, --to, 0..1e6 s, only with --video: from_s < to_s (default from_s + 10) */
+    bool have_to;           /* --to given */
     const char *chart_path; /* --chart: lap and gap chart (experiments) */
     const char *trace_path; /* --trace: every car every tick, CSV */
 } CliRunOpts;

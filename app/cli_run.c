@@ -27,9 +27,14 @@ static void cli_run_usage(FILE *out)
             "                      alone/braking/drafting/off-track flags) as CSV\n"
             "  --screenshot FILE   render one frame at --at seconds to a PNG (BMP for a .bmp name; no display\n"
             "                      needed) and exit\n"
-            "  --at SECONDS        sim time of the screenshot (default 0)\n"
+            "  --at SECONDS        the moment of the screenshot (default 0); without --screenshot, the window\n"
+            "                      opens there, paused (left / right arrows rewind and go forward)\n"
+            "  --video FILE        render the race from --from to --to (30 frames a second, no display needed)\n"
+            "                      and encode it with ffmpeg into FILE (.mp4, .mkv, .webm or .mov)\n"
+            "  --from SECONDS      start of the --video clip (default 0)\n"
+            "  --to SECONDS        end of the --video clip (default 10 s after --from)\n"
             "  --camera MODE       overview | follow | director: the first camera (default: director in a\n"
-            "                      window, overview in a screenshot)\n"
+            "                      window and a video, overview in a screenshot)\n"
             "  --font PATH         TTF font for the viewer (default: DejaVu Sans)\n"
             "  -q, --quiet         no results table\n"
             "  --timing            print ticks and wall time of the headless run on stderr\n"
@@ -56,12 +61,17 @@ static int cli_run_value_opt(CliRunOpts *o, const char *opt, const char *val, FI
         if (cli_parse_long(val, 1, 1000, &n) != 0)
             return cli_run_bad(err, opt, "an integer 1..1000", val);
         o->laps = (int)n;
-    } else if (strcmp(opt, "--at") == 0) {
+    } else if (strcmp(opt, "--at") == 0 || strcmp(opt, "--from") == 0 || strcmp(opt, "--to") == 0) {
         char *end;
         double t = strtod(val, &end);
         if (end == val || *end != '\0' || !isfinite(t) || t < 0.0 || t > 1e6)
             return cli_run_bad(err, opt, "a number of seconds 0..1000000", val);
-        o->at_s = t;
+        *(strcmp(opt, "--at") == 0 ? &o->at_s : strcmp(opt, "--from") == 0 ? &o->from_s : &o->to_s) = t;
+        o->have_to |= strcmp(opt, "--to") == 0;
+    } else if (strcmp(opt, "--video") == 0) {
+        if (val[0] && !cli_video_format(val))
+            return cli_run_bad(err, opt, "a file name ending in .mp4, .mkv, .webm or .mov", val);
+        o->video_path = val;
     } else if (strcmp(opt, "--json") == 0) {
         o->json_path = val;
     } else if (strcmp(opt, "--csv") == 0) {
@@ -80,7 +90,7 @@ static int cli_run_value_opt(CliRunOpts *o, const char *opt, const char *val, FI
         o->trace_path = val;
     }
     if ((strcmp(opt, "--json") == 0 || strcmp(opt, "--csv") == 0 || strcmp(opt, "--screenshot") == 0 ||
-         strcmp(opt, "--font") == 0 || strcmp(opt, "--trace") == 0) &&
+         strcmp(opt, "--font") == 0 || strcmp(opt, "--trace") == 0 || strcmp(opt, "--video") == 0) &&
         val[0] == '\0')
         return cli_run_bad(err, opt, "a file path", val);
     return 0;
@@ -97,10 +107,11 @@ int cli_run_parse(int argc, char **argv, CliRunOpts *o, FILE *out, FILE *err)
         {"screenshot", required_argument, NULL, 'p'}, {"at", required_argument, NULL, 'a'},
         {"font", required_argument, NULL, 'f'},     {"chart", required_argument, NULL, 'g'},
         {"trace", required_argument, NULL, 't'},    {"help", no_argument, NULL, 'h'},
-        {"camera", required_argument, NULL, 'C'},
+        {"camera", required_argument, NULL, 'C'},  {"video", required_argument, NULL, 'V'},
+        {"from", required_argument, NULL, 'F'},    {"to", required_argument, NULL, 'U'},
         {NULL, 0, NULL, 0},
     };
-    bool have_at = false;
+    bool have_at = false, have_from = false;
     cli_getopt_reset();
     int c, index = -1;
     while ((c = getopt_long(argc, argv, ":hq", longs, &index)) != -1) {
@@ -120,13 +131,15 @@ int cli_run_parse(int argc, char **argv, CliRunOpts *o, FILE *out, FILE *err)
         case 'T':
             o->timing = true;
             break;
-        case 's': case 'l': case 'j': case 'c': case 'p': case 'a': case 'f': case 'g': case 't': case 'C': {
+        case 's': case 'l': case 'j': case 'c': case 'p': case 'a': case 'f': case 'g': case 't': case 'C':
+        case 'V': case 'F': case 'U': {
             char opt[32];
             snprintf(opt, sizeof opt, "--%s", longs[index].name);
             int rc = cli_run_value_opt(o, opt, optarg, err);
             if (rc != 0)
                 return rc;
             have_at |= c == 'a';
+            have_from |= c == 'F';
             break;
         }
         default:
@@ -143,10 +156,16 @@ int cli_run_parse(int argc, char **argv, CliRunOpts *o, FILE *out, FILE *err)
         }
         o->race_path = argv[i];
     }
-    const char *conflict = have_at && !o->screenshot_path ? "--at only sets the time of a --screenshot"
-                           : o->headless && o->screenshot_path
-                               ? "--screenshot renders the viewer's frame: it cannot be --headless"
-                               : NULL;
+    if (o->video_path && !o->have_to)
+        o->to_s = o->from_s + 10.0;
+    const char *conflict =
+        o->headless && have_at ? "--at is the moment the viewer opens at (or a --screenshot's): it cannot be --headless"
+        : o->headless && o->screenshot_path ? "--screenshot renders the viewer's frame: it cannot be --headless"
+        : o->video_path && (o->headless || o->screenshot_path || have_at)
+            ? "--video renders the viewer's frames from --from to --to: not with --headless, --screenshot or --at"
+        : (have_from || o->have_to) && !o->video_path ? "--from and --to set the stretch of a --video"
+        : o->video_path && o->to_s <= o->from_s ? "--to must be later than --from"
+                                                : NULL;
     if (conflict) {
         fprintf(err, "racesim run: %s\n", conflict);
         return 2;

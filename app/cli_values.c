@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 int cli_parse_long(const char *s, long lo, long hi, long *out)
@@ -18,6 +19,18 @@ int cli_parse_long(const char *s, long lo, long hi, long *out)
         return 1;
     *out = v;
     return 0;
+}
+
+const char *cli_video_format(const char *path)
+{
+    static const char *const known[][2] = {{".mp4", "mp4"}, {".mkv", "matroska"}, {".webm", "webm"}, {".mov", "mov"}};
+    size_t n = strlen(path);
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        size_t k = strlen(known[i][0]);
+        if (n > k && strcasecmp(path + n - k, known[i][0]) == 0)
+            return known[i][1];
+    }
+    return NULL;
 }
 
 int cli_parse_double(const char *s, double *out)

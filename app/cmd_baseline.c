@@ -199,6 +199,39 @@ static void cmd_baseline_order(const LabBaseline *b, const SimRace *race, const 
     }
 }
 
+/* When a seed's change shows, to watch it: the first event past the recorded count of a count that grew, else the
+ * end of the race, where a count that fell or the finishing order is settled. The seed is run again for its
+ * events (the runs of the comparison keep only their counts). -1 when it cannot run. */
+static double cmd_baseline_moment(const SimRace *race, bool shuffle, const LabBaselineRun *was,
+                                  const LabBaselineRun *now)
+{
+    SimSessionDef def = sim_default_session_def(race);
+    def.seed = now->seed;
+    def.shuffle_grid = shuffle;
+    char err[2048];
+    SimSession *s = sim_session_create(race, &def, err, sizeof err);
+    if (!s)
+        return -1.0;
+    SimWorld *w = sim_session_world(s);
+    sim_world_run(w);
+    double at = sim_world_time(w), dt = 1.0 / sim_world_def(w)->tick_hz;
+    static const SimEventType types[3] = {SIM_EV_OVERTAKE, SIM_EV_COLLISION, SIM_EV_OFFTRACK};
+    const int was_n[3] = {was->overtakes, was->collisions, was->offtracks};
+    const int now_n[3] = {now->overtakes, now->collisions, now->offtracks};
+    int seen[3] = {0, 0, 0}, count;
+    const SimEvent *ev = sim_world_events(w, &count);
+    for (int i = 0; i < count; i++)
+        for (int k = 0; k < 3; k++) {
+            if (ev[i].type != types[k])
+                continue;
+            if (now_n[k] > was_n[k] && seen[k] == was_n[k] && (double)ev[i].tick * dt < at)
+                at = (double)ev[i].tick * dt;
+            seen[k]++;
+        }
+    sim_session_destroy(s);
+    return at;
+}
+
 static void cmd_baseline_print_changes(const LabBaseline *rec, const SimRace *race, const LabBaseline *now)
 {
     for (int i = 0; i < rec->run_count; i++) {
@@ -216,6 +249,8 @@ static void cmd_baseline_print_changes(const LabBaseline *rec, const SimRace *ra
             cmd_baseline_order(rec, race, a, b);
         }
         printf("\n");
+        app_print_open_command(stdout, "    watch: ", rec->race_path, a->seed, rec->shuffle_grid,
+                               cmd_baseline_moment(race, rec->shuffle_grid, a, b));
     }
 }
 

@@ -261,10 +261,17 @@ static int cmd_check_print_text(const CheckCtx *ctx, const CheckScenario *sc, bo
     if (failed)
         printf(" [%ld of %ld seeds failed]", failed, runs);
     printf("\n");
-    for (long k = 0; verbose && k < runs; k++) {
-        printf("    seed %llu %s", (unsigned long long)(sc->seed_first + (uint64_t)k), reports[k].pass ? "PASS" : "FAIL");
-        cmd_check_print_checks(&reports[k], 1, sc->seed_first + (uint64_t)k, false, 0);
-        printf("\n");
+    bool shown = false; /* the first failed run, in the viewer at the moment its failure shows */
+    for (long k = 0; k < runs; k++) {
+        uint64_t seed = sc->seed_first + (uint64_t)k;
+        if (verbose) {
+            printf("    seed %llu %s", (unsigned long long)seed, reports[k].pass ? "PASS" : "FAIL");
+            cmd_check_print_checks(&reports[k], 1, seed, false, 0);
+            printf("\n");
+        }
+        if (!reports[k].pass && (verbose || !shown))
+            app_print_open_command(stdout, "    watch: ", sc->path, seed, false, reports[k].at_s);
+        shown |= !reports[k].pass;
     }
     return failed == 0 && across.pass;
 }

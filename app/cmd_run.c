@@ -139,11 +139,12 @@ int cmd_run(int argc, char **argv)
     /* every output checked before the race runs: writable, not an input, not given twice */
     const char *inputs[SIM_MAX_CARS + 2];
     int n_in = app_race_inputs(race, inputs, SIM_MAX_CARS + 2);
-    const char *outputs[] = {o.json_path, o.csv_path, o.trace_path, o.chart_path, o.screenshot_path};
-    for (int k = 0; k < 5; k++) {
+    const char *outputs[] = {o.json_path, o.csv_path, o.trace_path, o.chart_path, o.screenshot_path, o.video_path};
+    int n_out = (int)(sizeof outputs / sizeof outputs[0]);
+    for (int k = 0; k < n_out; k++) {
         if (outputs[k] == NULL)
             continue;
-        if (app_out_check(outputs[k], inputs, n_in, outputs, 5, err, sizeof err) != 0) {
+        if (app_out_check(outputs[k], inputs, n_in, outputs, n_out, err, sizeof err) != 0) {
             fprintf(stderr, "racesim run: %s\n", err);
             free(race);
             return 2;
@@ -160,13 +161,24 @@ int cmd_run(int argc, char **argv)
     view.font_path = o.font_path;
     view.camera = o.camera;
     view.screenshot_path = o.screenshot_path;
-    view.screenshot_at_s = o.at_s;
+    view.at_s = o.at_s;
+    view.video_path = o.video_path;
+    view.from_s = o.from_s;
+    view.to_s = o.to_s;
     bool viewed = true;
     if (o.screenshot_path)
         rc = app_view_screenshot(race, &view);
+    else if (o.video_path)
+        rc = app_view_video(race, &view);
     else if (!o.headless && app_view_available())
         rc = app_view_window(race, &view);
-    else {
+    else if (o.at_s > 0.0) {
+        fprintf(stderr, "racesim run: --at opens the viewer at that moment, and no display is available (for a\n"
+                        "picture of it without one: --screenshot FILE.png --at %g)\n",
+                o.at_s);
+        rc = 2;
+        viewed = false;
+    } else {
         rc = cmd_run_headless(race, &def, &o); /* samples its own chart */
         viewed = false;
     }

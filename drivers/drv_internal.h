@@ -32,6 +32,7 @@ typedef struct DrvPlan {
 /* Decision gaps, in ticks, whose hysteresis weight is kept in a table (a far decision comes every 4th tick). */
 #define DRV_HYST_POW_TICKS 16
 
+/* Flat apart from the pointers to what it reads: drv_state_restore keeps those, so a new pointer belongs there too. */
 struct DrvDriver {
     DrvPersonality p;
     const TrkTrack *track;

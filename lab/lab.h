@@ -560,6 +560,8 @@ typedef struct LabExpectCar {
     double drafted_s;                 /* time in another car's wake (per-tick observation) */
 } LabExpectCar;
 
+#define LAB_EXPECT_MOMENTS 64 /* event times kept per kind (LabExpectFacts.collision_at_s ...) */
+
 typedef struct LabExpectFacts {
     uint64_t seed;
     int car_count;
@@ -575,7 +577,14 @@ typedef struct LabExpectFacts {
      * the bumper-to-bumper gap along the track and the side-to-side gap across it, so 0 or less is contact and
      * a car passing 0.3 m beside another scores 0.3. LAB_EXPECT_FAR when never observed. */
     float min_clearance_m[LAB_EXPECT_MAX_ENTRIES][LAB_EXPECT_MAX_ENTRIES];
+    float min_clearance_at_s[LAB_EXPECT_MAX_ENTRIES][LAB_EXPECT_MAX_ENTRIES]; /* when it was closest, s */
     bool observed;                    /* lab_expect_observe ran: clearance and drafting are measured */
+    /* When things happened, for the moment a failed check shows (LabExpectCheck.at_s): the sim time of the k-th
+     * collision, collision after lap 1 and overtake (the first LAB_EXPECT_MOMENTS of each), of the first off-track
+     * and of the first retirement, s; -1 when there was none. */
+    float collision_at_s[LAB_EXPECT_MOMENTS], collision_after_lap1_at_s[LAB_EXPECT_MOMENTS];
+    float overtake_at_s[LAB_EXPECT_MOMENTS];
+    float first_offtrack_s, first_retire_s;
 } LabExpectFacts;
 
 #define LAB_EXPECT_FAR 1e9f
@@ -591,12 +600,17 @@ typedef struct LabExpectCheck {
     char measured_text[64];           /* "0", "3.20 s", "P1 vs P3", "1 contact (first at 4.21 s)" */
     char limit_text[64];              /* "<= 0", ">= 1", "= P1" */
     bool pass;
+    /* a failed check: the sim time its failure shows, s (the event that broke a limit, the first contact of the
+     * pair, the closest approach, the first off-track or retirement, the finish for places); -1 when it has none
+     * (too few overtakes, too little drafting) or passed */
+    double at_s;
 } LabExpectCheck;
 
 typedef struct LabExpectReport {
     int count;
     LabExpectCheck checks[LAB_EXPECT_MAX_CHECKS];
     bool pass;                        /* every check passed */
+    double at_s;                      /* the earliest at_s of its failed checks, -1 when none has one */
     /* the run's figures that the checks across seeds average (kept whether or not a check uses them) */
     int collisions;
     double offtrack_s;                /* s, summed over cars */

@@ -354,6 +354,25 @@ int sim_session_entry_of(const SimSession *session, int car_id);
 const SimRace *sim_session_race(const SimSession *session);
 const SimSessionDef *sim_session_def(const SimSession *session);
 
+/* ---- keyframes ---------------------------------------------------------------------------------------------- */
+
+/* A keyframe of a session: the world's state and every driver's at one tick. The race is a pure function of its
+ * files and seed, so a session restored to a keyframe goes on exactly as it went from there (the viewer's rewind).
+ * A snapshot is sized for one session and restores only into it, to an earlier or a later tick. The events are not
+ * copied: the world keeps every event it has made, a restore sets their count back to the keyframe's, and the race
+ * going on makes the later ones again, the same. Taking the first snapshot starts the world (as its first step would): no car can be added
+ * after it. */
+typedef struct SimSnapshot SimSnapshot;
+
+SimSnapshot *sim_snapshot_create(const SimSession *session); /* NULL on allocation failure */
+void sim_snapshot_destroy(SimSnapshot *snap);
+/* Nonzero when the world cannot start (out of memory). */
+int sim_snapshot_take(SimSnapshot *snap, SimSession *session);
+/* Nonzero (and the session untouched) when the snapshot was never taken or was taken from another session. */
+int sim_snapshot_restore(const SimSnapshot *snap, SimSession *session);
+long sim_snapshot_tick(const SimSnapshot *snap); /* -1 before it is taken */
+size_t sim_snapshot_bytes(const SimSnapshot *snap); /* memory it holds */
+
 /* ---- results ----------------------------------------------------------------------------------------------- */
 
 /* "finished", "dnf" or "running": a status as results files spell it. */

@@ -152,6 +152,10 @@ struct SimWorld {
 
     SimEvent *events;
     int event_count, event_cap;
+    /* events[0, event_known) are this race's: a restore to an earlier keyframe (sim_snapshot.c) lowers event_count
+     * and keeps the later events, which the race, going on, writes again the same; so a restore to a later keyframe
+     * finds its events in place */
+    int event_known;
 
     /* benchmarks only: per-stage wall time (sim_world_set_stage_timing) */
     bool timing;
@@ -167,6 +171,13 @@ struct SimWorld {
 #define SIM_BRAKING_MPS2 3.0
 /* tighter than this (radius 250 m) the track is a corner, for classifying overtakes, 1/m */
 #define SIM_CORNER_CURVATURE (1.0 / 250.0)
+
+/* Allocates the per-step buffers and sorts the cars: the first step does it, and so does the first snapshot
+ * (sim_snapshot.c). Nonzero when out of memory. */
+int sim_world_start(SimWorld *w);
+
+/* sim_session.c: the driver of a car, to save and restore its state (sim_snapshot.c); NULL for scripted cars. */
+DrvDriver *sim_session_driver_rw(SimSession *session, int car_id);
 
 /* sim_event.c */
 /* Appends an event; NULL when out of memory (the event is lost, the race goes on). */

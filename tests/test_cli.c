@@ -99,6 +99,61 @@ static int test_messages_go_to_the_given_streams(void)
     return 0;
 }
 
+/* run's replay options: --at alone (the window opens there), --video with --from / --to and the 10 s default, and
+ * the lines refused with --video, --from and --to */
+static int test_run_at_and_video(void)
+{
+    static const char *const at[] = {"run", "r.ini", "--at", "42.5", NULL};
+    static const char *const video[] = {"run", "--video", "clip.MKV", "--from=5", "--camera", "follow", NULL};
+    static const char *const span[] = {"run", "--to", "12.5", "--video", "c.mp4", "--from", "2", NULL};
+    CliCall c;
+    FILE *out, *err;
+    CliRunOpts o;
+    cli_call_begin(&c, at, &out, &err);
+    int rc = cli_run_parse(c.argc, c.argv, &o, out, err);
+    cli_call_end(out, err);
+    TST_CHECK(rc == CLI_GO && c.err_len == 0 && o.at_s == 42.5 && !o.screenshot_path && !o.video_path);
+    cli_call_free(&c);
+    cli_call_begin(&c, video, &out, &err);
+    rc = cli_run_parse(c.argc, c.argv, &o, out, err);
+    cli_call_end(out, err);
+    TST_CHECK(rc == CLI_GO && c.err_len == 0);
+    TST_STR_EQ(o.video_path, "clip.MKV");
+    TST_CHECK(o.from_s == 5.0 && o.to_s == 15.0 && !o.have_to);
+    cli_call_free(&c);
+    cli_call_begin(&c, span, &out, &err);
+    rc = cli_run_parse(c.argc, c.argv, &o, out, err);
+    cli_call_end(out, err);
+    TST_CHECK(rc == CLI_GO && o.from_s == 2.0 && o.to_s == 12.5 && o.have_to);
+    cli_call_free(&c);
+    static const struct {
+        const char *words[8];
+        const char *says;
+    } refused[] = {
+        {{"run", "--video", "c.avi", NULL},
+         "racesim run: --video: expected a file name ending in .mp4, .mkv, .webm or .mov, got 'c.avi'"},
+        {{"run", "--video=", NULL}, "racesim run: --video: expected a file path, got ''"},
+        {{"run", "--video", ".mp4", NULL}, "expected a file name ending in .mp4"},
+        {{"run", "--video", "c.mp4", "--headless", NULL}, "--video renders the viewer's frames"},
+        {{"run", "--video", "c.mp4", "--at", "3", NULL}, "--video renders the viewer's frames"},
+        {{"run", "--video", "c.mp4", "--screenshot", "s.png", NULL}, "--video renders the viewer's frames"},
+        {{"run", "--from", "3", NULL}, "racesim run: --from and --to set the stretch of a --video"},
+        {{"run", "--to", "3", "--screenshot", "s.png", NULL}, "--from and --to set the stretch of a --video"},
+        {{"run", "--video", "c.mp4", "--from", "3", "--to", "3", NULL}, "racesim run: --to must be later than --from"},
+        {{"run", "--video", "c.mp4", "--to", "1e7", NULL}, "--to: expected a number of seconds 0..1000000, got '1e7'"},
+        {{"run", "--headless", "--at", "1", NULL}, "racesim run: --at is the moment the viewer opens at"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        cli_call_begin(&c, refused[i].words, &out, &err);
+        rc = cli_run_parse(c.argc, c.argv, &o, out, err);
+        cli_call_end(out, err);
+        TST_CHECK(rc == 2 && c.out_len == 0);
+        TST_CHECK(c.err && strstr(c.err, refused[i].says) != NULL);
+        cli_call_free(&c);
+    }
+    return 0;
+}
+
 /* "-hq" stops inside a cluster (at h) of short options; the next parse, of another line, must not resume there. */
 static int test_parses_in_a_row(void)
 {
@@ -133,5 +188,6 @@ int main(void)
     TST_RUN(test_ab_sprt);
     TST_RUN(test_messages_go_to_the_given_streams);
     TST_RUN(test_parses_in_a_row);
+    TST_RUN(test_run_at_and_video);
     return tst_report();
 }

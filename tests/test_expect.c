@@ -247,6 +247,39 @@ static int test_eval_fail(void)
     return 0;
 }
 
+/* A failed check says when its failure shows: the collision past the limit, the pair's first contact, the first
+ * retirement, the finish for places; the report, the earliest of them. A passed check, and a failure without a
+ * moment (too little drafting), say none. */
+static int test_eval_moments(void)
+{
+    TST_CHECK(parse(good) == 0);
+    make_facts();
+    facts.duration_s = 300.0;
+    facts.collisions = 3;
+    facts.collision_at_s[0] = 12.5f;
+    facts.collision_at_s[1] = 40.25f;
+    facts.collision_at_s[2] = 90.0f;
+    facts.contacts[0][1] = facts.contacts[1][0] = 1;
+    facts.first_contact_s[0][1] = facts.first_contact_s[1][0] = 90.0f;
+    facts.cars[1].status = SIM_DNF;
+    facts.first_retire_s = 200.0f;
+    facts.cars[0].position = 2;
+    facts.cars[1].position = 1;
+    facts.cars[0].drafted_s = 1.0;
+    lab_expect_eval(&expect, &facts, &report);
+    TST_NEAR(find_check("collisions_max")->at_s, 40.25, 1e-9); /* the limit is 1: the second collision */
+    TST_NEAR(find_check("no_contact_between Slow Car, #1")->at_s, 90.0, 1e-9);
+    TST_NEAR(find_check("finish_all")->at_s, 200.0, 1e-9);
+    TST_NEAR(find_check("position Ace Moreau")->at_s, 300.0, 1e-9);
+    TST_CHECK(find_check("drafted_s_min Ace Moreau")->at_s < 0.0);
+    TST_CHECK(find_check("clearance_min #1, #2")->pass && find_check("clearance_min #1, #2")->at_s < 0.0);
+    TST_NEAR(report.at_s, 40.25, 1e-9);
+    make_facts();
+    lab_expect_eval(&expect, &facts, &report);
+    TST_CHECK(report.pass && report.at_s < 0.0);
+    return 0;
+}
+
 /* The racecraft counters: overtakes and collisions after the race's first lap, each with its own key. */
 static int test_after_lap1_keys(void)
 {
@@ -378,6 +411,7 @@ int main(void)
     TST_RUN(test_eval_pass);
     TST_RUN(test_eval_fail);
     TST_RUN(test_after_lap1_keys);
+    TST_RUN(test_eval_moments);
     TST_RUN(test_worst_run);
     TST_RUN(test_eval_across);
     TST_RUN(test_run_held_cars);

@@ -265,15 +265,26 @@ static const char *fuzz_cli_run_bad(const CliRunOpts *o, char **argv, int argc)
         return "race path";
     if (!fuzz_cli_range(o->laps, 0, 1000) || !(o->at_s >= 0.0 && o->at_s <= 1e6))
         return "--laps or --at out of range";
-    if (o->at_s != 0.0 && !o->screenshot_path)
-        return "--at without --screenshot";
+    if (o->at_s != 0.0 && o->headless)
+        return "--at with --headless";
     if (o->headless && o->screenshot_path)
         return "--headless with --screenshot";
+    if (o->video_path) {
+        if (!cli_video_format(o->video_path))
+            return "--video not .mp4, .mkv, .webm or .mov";
+        if (o->headless || o->screenshot_path || o->at_s != 0.0)
+            return "--video with --headless, --screenshot or --at";
+        if (!(o->from_s >= 0.0 && o->from_s <= 1e6) || !(o->to_s > o->from_s) ||
+            !(o->have_to ? o->to_s <= 1e6 : o->to_s == o->from_s + 10.0))
+            return "--from or --to out of range (0..1e6, from < to, to = from + 10 when not given)";
+    } else if (o->from_s != 0.0 || o->to_s != 0.0 || o->have_to) {
+        return "--from or --to without --video";
+    }
     if (o->camera && strcmp(o->camera, "overview") != 0 && strcmp(o->camera, "follow") != 0 &&
         strcmp(o->camera, "director") != 0)
         return "--camera";
     const char *paths[] = {o->json_path, o->csv_path, o->screenshot_path, o->font_path, o->trace_path,
-                           o->chart_path, o->camera};
+                           o->chart_path, o->camera, o->video_path};
     for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
         if (!fuzz_cli_word(paths[i], argv, argc) || (paths[i] && !paths[i][0]))
             return "a path that is empty or not a word of the line";
