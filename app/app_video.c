@@ -3,6 +3,7 @@
  * (a temporary file beside it, renamed when ffmpeg succeeded, as every output: app_out.h). */
 #include "app_frames.h"
 #include "app_out.h"
+#include "cli.h" /* cli_video_format */
 
 #include <errno.h>
 #include <math.h>
@@ -11,25 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 extern char **environ;
-
-/* The container ffmpeg writes for a file name, by its extension; NULL for one it is not asked to write. */
-const char *app_video_format(const char *path)
-{
-    static const char *const known[][2] = {{".mp4", "mp4"}, {".mkv", "matroska"}, {".webm", "webm"}, {".mov", "mov"}};
-    size_t n = strlen(path);
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
-        size_t k = strlen(known[i][0]);
-        if (n > k && strcasecmp(path + n - k, known[i][0]) == 0)
-            return known[i][1];
-    }
-    return NULL;
-}
 
 bool app_video_ffmpeg_found(void)
 {
@@ -144,7 +131,7 @@ int app_view_video(const SimRace *race, const AppViewOpts *opts)
     pid_t pid;
     FILE *to = NULL;
     /* ffmpeg writes the temporary file itself; it is renamed onto the target only when ffmpeg succeeded */
-    if (app_video_spawn(&pid, &to, w, h, APP_VIDEO_FPS, app_video_format(opts->video_path), out.tmp) != 0) {
+    if (app_video_spawn(&pid, &to, w, h, APP_VIDEO_FPS, cli_video_format(opts->video_path), out.tmp) != 0) {
         fprintf(stderr, "racesim run: cannot start ffmpeg: %s\n", strerror(errno));
         app_out_abort(&out);
         app_frames_close(&f);

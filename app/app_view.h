@@ -28,11 +28,9 @@ int app_view_screenshot(const SimRace *race, const AppViewOpts *opts);
 /* Frames per second of a clip (race time). */
 #define APP_VIDEO_FPS 30
 /* Renders the frames of [from_s, to_s] offscreen, as the screenshot, and pipes them to ffmpeg, which writes
- * video_path (its container by the extension: app_video_format). Returns an exit code: 2 when ffmpeg is not
+ * video_path (its container by the extension: cli_video_format, cli.h). Returns an exit code: 2 when ffmpeg is not
  * installed (with a message saying so). */
 int app_view_video(const SimRace *race, const AppViewOpts *opts);
-/* "mp4", "matroska", "webm" or "mov" for a .mp4, .mkv, .webm or .mov name; NULL for another. */
-const char *app_video_format(const char *path);
 /* True when an executable ffmpeg is on the PATH. */
 bool app_video_ffmpeg_found(void);
 /* True when a window can be opened (a display is set and SDL's video starts). */
