@@ -79,6 +79,51 @@ void trk_text_printable(char *s);
 /* True when s is valid UTF-8 without control characters: what a name shown in a window and written to JSON needs. */
 bool trk_text_is_name(const char *s);
 
+/* ---- INI files (trk_ini.c) --------------------------------------------------------------------------------- */
+
+/* Every INI file of the project (tracks, drivers, cars, races) is parsed by inih through this one reader, so all of
+ * them count lines, treat sections and word their errors alike: "path:line: what is wrong", the first error in the
+ * file reported (inih's own syntax errors included). A line longer than TRK_INI_MAX_LINE characters is an error;
+ * a "[name]" header not in `sections` is an error on its own line, and so is a key before any header. */
+#define TRK_INI_MAX_LINE 198     /* characters in a line, its newline not counted (inih's buffer) */
+#define TRK_INI_NO_SECTION (-1)  /* TrkIni.section before the first header */
+#define TRK_INI_UNKNOWN_SECTION (-2)
+
+/* Called for each key of a known section (and each continuation line of a value, with the same name). `name` and
+ * `value` live only during the call. Errors go to trk_ini_fail. */
+typedef void TrkIniHandler(void *user, const char *section, const char *name, const char *value);
+
+typedef struct TrkIni {
+    const char *path;              /* named in messages */
+    const char *const *sections;   /* the known section names, NULL-terminated */
+    void (*on_section)(void *user, int section); /* NULL, or called at each known header (index into sections) */
+    /* kept by the parse; read them in the callbacks */
+    int line;         /* the line being parsed, 1-based */
+    int section;      /* index of the current section, or TRK_INI_NO_SECTION / TRK_INI_UNKNOWN_SECTION */
+    bool failed;      /* an error is kept in err */
+    int err_line;     /* its line (0: not about one line) */
+    char *err;
+    size_t err_len;
+    /* the reader's own */
+    const char *text;
+    size_t pos;
+    bool key_seen;    /* a key since the last header: an indented line continues its value */
+    TrkIniHandler *on_key;
+    void *user;
+} TrkIni;
+
+/* Prepares a parse of `path` (err may be NULL). Set on_section afterwards if needed. */
+void trk_ini_init(TrkIni *ini, const char *path, const char *const *sections, char *err, size_t err_len);
+/* Parses text (which ends at its first NUL), calling on_key(user, ...) for each key; returns 0, or 1 with the first
+ * error in err. */
+int trk_ini_parse(TrkIni *ini, const char *text, TrkIniHandler *on_key, void *user);
+/* Keeps "path:line: what" as the parse's error unless one is kept already; control characters become '?'. */
+void trk_ini_fail(TrkIni *ini, int line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 void trk_free(TrkTrack *track);
 
 /* The warnings of loading, one a line, each ending in a newline, or "" if none: a bridge ("centre line crosses
