@@ -85,9 +85,9 @@ LabPairedTest lab_paired_t(const double *d, long n);
  * t-test's; n is the number of nonzero differences. */
 LabPairedTest lab_wilcoxon(const double *d, long n, double *scratch);
 
-/* ==== JSON reading and writing ==================================================================================== */
+/* ==== JSON reading =============================================================================================== */
 
-/* a small strict JSON reader and string writer, for racesim's own JSON-lines records.
+/* a small strict JSON reader, for racesim's own JSON-lines records (strings are written by sim_json_write_string).
  *
  * Strict RFC 8259 syntax (no comments, no trailing commas, no NaN), duplicate keys rejected, nesting limited. The
  * parsed tree lives in a LabJsonDoc and dies with it. Errors say what is wrong and at which column, without a path:
@@ -133,9 +133,6 @@ void lab_json_free(LabJsonDoc *doc);
 /* The member `key` of an object, or NULL. */
 const LabJson *lab_json_get(const LabJson *object, const char *key);
 const char *lab_json_type_name(LabJsonType type);
-
-/* Writes s as a JSON string literal (quotes and escapes). */
-void lab_json_write_string(FILE *out, const char *s);
 
 /* ==== Records: one race as a JSON line ============================================================================ */
 

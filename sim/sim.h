@@ -349,6 +349,9 @@ void sim_csv_write_row(FILE *out, const SimCsvRow *row);
 void sim_results_print_table(const SimSession *session, FILE *out);
 /* The JSON record (keys documented in docs/formats.md); events included when with_events. One line when compact. */
 void sim_results_write_json(const SimSession *session, FILE *out, bool with_events, bool compact);
+/* Writes s as a JSON string literal: quotes and backslashes escaped, \n and \t as such, other control characters
+ * and DEL as \u00XX; the project's one JSON string writer (results, records, reports). */
+void sim_json_write_string(FILE *out, const char *s);
 void sim_results_write_csv(const SimSession *session, FILE *out);
 
 /* ==== A race's history for charts ========================================================================= */

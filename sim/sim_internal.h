@@ -175,12 +175,6 @@ double sim_time_at(const SimWorld *w, long tick);
 /* Removes a car from the running set (finished or retired): it leaves the track. */
 void sim_car_leave(SimWorld *w, int id);
 
-/* fmin and fmax as glibc computes them (minsd/maxsd: the first operand when it wins the compare, else the second;
- * a NaN operand yields the other one), without the library call: they run several times per car and tick, and
- * the compiler inlines fmin/fmax only with -ffinite-math-only. Results stay bit-identical, signed zeros included. */
-static inline double sim_fmin(double a, double b) { return a < b || b != b ? a : b; }
-static inline double sim_fmax(double a, double b) { return a > b || b != b ? a : b; }
-
 /* trk_wrap_s with its own fast path (s still on the lap: s + 0.0, as it returns) inline: integration wraps every car
  * every tick, and a call costs more than the test. */
 static inline double sim_wrap_s(const SimWorld *w, double s_m)

@@ -185,6 +185,14 @@ TrkSummary trk_summary(const TrkTrack *track);
 /* trk_summary's max_width_m alone, m: a pass over the widths without the summary's curvature and corner scans. */
 double trk_max_width(const TrkTrack *track);
 
+/* ---- numbers ----------------------------------------------------------------------------------------------- */
+
+/* fmin and fmax as compares, for the sim's and the drivers' per-tick code: the library calls are inlined only with
+ * -ffinite-math-only. Bit for bit what glibc's x86-64 fmin/fmax give (minsd/maxsd after a NaN test): a NaN operand
+ * yields the other one, and of two equal operands (+0.0 and -0.0 included) the second is returned. */
+static inline double trk_fmin(double a, double b) { return a < b || b != b ? a : b; }
+static inline double trk_fmax(double a, double b) { return a > b || b != b ? a : b; }
+
 /* ---- vehicle and speed profile ----------------------------------------------------------------------------- */
 
 /* Physical parameters that decide how fast a car can go. Lives here (the lowest module) because the speed profile
