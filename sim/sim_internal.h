@@ -9,6 +9,7 @@
 #define SIM_INTERNAL_H
 
 #include "sim.h"
+#include "../track/trk_fast.h" /* the track look-ups of every car and tick, inlined */
 
 #include <stddef.h>
 

@@ -1,5 +1,6 @@
 /* trk.c: the queries of a built track (Frenet look-ups, poses, widths, curvature, the summary). Building is in
- * trk_build.c. */
+ * trk_build.c. It also holds the external definitions of the look-ups of trk_fast.h (TRK_FAST_DEFINE). */
+#define TRK_FAST_DEFINE
 #include "trk_internal.h"
 
 #include <math.h>
@@ -41,22 +42,6 @@ double trk_delta_s(const TrkTrack *track, double from_m, double to_m)
     d -= L * floor((d + 0.5 * L) / L);
     return d >= 0.5 * L ? d - L : d;
 }
-
-/* The external definitions of the inline look-ups in trk_inline.h (for calls the compiler does not inline). */
-extern inline double trk_wrap_s(const TrkTrack *track, double s_m);
-extern inline TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint);
-extern inline int trk_locate_in(const TrkTrack *track, double length_m, double ds_m, int n, double s_m, double *frac);
-extern inline int trk_locate(const TrkTrack *track, double s_m, double *frac);
-extern inline double trk_lerp(double a, double b, double f);
-extern inline TrkGeometry trk_geometry_mix(const TrkSample *a, const TrkSample *b, double f);
-extern inline TrkSpot trk_spot_mix(const TrkTrack *track, int i, double f);
-extern inline TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint);
-extern inline void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n);
-extern inline bool trk_profile_on_grid(const TrkTrack *track, const TrkSpeedProfile *profile);
-extern inline TrkSpot trk_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m, int *hint,
-                                        double *speed_mps);
-extern inline void trk_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m,
-                                    double *line_out, double *speed_out, int n);
 
 /* Between samples everything is linear, with the tangent renormalised: cheap, and exactly invertible by
  * trk_to_frenet. The sample after i is samples[i + 1] for every i < n (sample n repeats sample 0). */

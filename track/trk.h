@@ -8,7 +8,12 @@
  * Conventions: s is arc length along the centre line in metres, in [0, length) after wrapping; d is the signed
  * lateral offset in metres, left of the direction of travel positive. Curvature is signed, left turns positive.
  *
- * The track module uses libc and libm only. Errors are returned with a message buffer, never printed.
+ * TrkTrack and TrkSpeedProfile are opaque. The look-ups that run several times per car and tick (trk_wrap_s,
+ * trk_geometry_at, trk_spot_at, trk_line_d_n, trk_speed_at, trk_spot_speed_at, trk_line_speed_n) are plain calls
+ * here; a hot file that includes trk_fast.h instead gets them inlined, with the same results.
+ *
+ * The track module uses libc and libm only (and inih for INI files). Errors are returned with a message buffer,
+ * never printed.
  */
 #ifndef TRK_H
 #define TRK_H
@@ -136,7 +141,7 @@ const char *trk_warning(const TrkTrack *track);
 
 const char *trk_name(const TrkTrack *track);
 double trk_length(const TrkTrack *track);
-inline double trk_wrap_s(const TrkTrack *track, double s_m);     /* into [0, length) */
+double trk_wrap_s(const TrkTrack *track, double s_m);            /* into [0, length) */
 double trk_delta_s(const TrkTrack *track, double from_m, double to_m); /* signed shortest, in [-L/2, L/2) */
 
 TrkPose trk_pose_at(const TrkTrack *track, double s_m, int *hint);
@@ -154,7 +159,7 @@ typedef struct TrkGeometry {
     double left_m;  /* as trk_width_left */
     double right_m; /* as trk_width_right */
 } TrkGeometry;
-inline TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint);
+TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint);
 
 /* Racing line: lateral offset d(s) of the minimum-curvature line, m; its curvature (1/m, signed). */
 double trk_line_d(const TrkTrack *track, double s_m, int *hint);
@@ -168,10 +173,10 @@ typedef struct TrkSpot {
     double line_d_m;   /* m, as trk_line_d */
     double line_kappa; /* 1/m, as trk_line_curvature */
 } TrkSpot;
-inline TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint);
+TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint);
 /* trk_line_d at n arc lengths (out[i] at s_m[i]), each bit-identical to its own query, for callers that sample the
  * line along a stretch. */
-inline void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n);
+void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n);
 
 /* Summary for `racesim track` and tests. */
 typedef struct TrkSummary {
@@ -247,19 +252,15 @@ typedef struct TrkSpeedProfile TrkSpeedProfile;
 TrkSpeedProfile *trk_speed_profile_create(const TrkTrack *track, const TrkCarParams *car, TrkPath path,
                                           double grip_scale);
 void trk_speed_profile_free(TrkSpeedProfile *profile);
-inline double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint); /* m/s, interpolated */
+double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint); /* m/s, interpolated */
 /* trk_spot_at and trk_speed_at (into *speed_mps) at one arc length, and trk_line_d and trk_speed_at at n arc lengths,
  * from one sample look-up each for a profile built on `track` (a driver reads the track and its speed plan at its
  * own position every tick, and the line and the plan together along its braking distance); each value is
  * bit-identical to its own query, whatever the profile and s. */
-inline TrkSpot trk_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m, int *hint,
-                                 double *speed_mps);
-inline void trk_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m,
-                             double *line_out, double *speed_out, int n);
+TrkSpot trk_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m, int *hint,
+                          double *speed_mps);
+void trk_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m, double *line_out,
+                      double *speed_out, int n);
 double trk_profile_lap_time(const TrkSpeedProfile *profile);                /* s, flying lap along the path */
-
-/* The functions declared inline above run several times per car and tick: their definitions, and the table layout
- * they read, are in trk_inline.h. */
-#include "trk_inline.h"
 
 #endif

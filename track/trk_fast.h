@@ -1,10 +1,22 @@
-/* trk_inline.h: the track look-ups that run several times per car and tick (the sim's physics, every driver's view of
+/* trk_fast.h: the track look-ups that run several times per car and tick (the sim's physics, every driver's view of
  * the track and its speed plan), defined inline, and the layout of the sample table and the speed profile they read.
- * Inline because a call costs a large share of a look-up. Included only by trk.h. The layout is the track module's own: other modules read it only
- * through the functions of trk.h. C11 inline: trk.c and trk_profile.c hold the external definitions, for calls the
- * compiler does not inline and for function pointers. */
-#ifndef TRK_INLINE_H
-#define TRK_INLINE_H
+ * trk.h declares them and keeps TrkTrack and TrkSpeedProfile opaque; the hot path opts into this header (sim_physics.c,
+ * the drivers' private headers) to have them inlined, everything else calls them. The layout is the track module's
+ * own: other modules read it only through these functions.
+ *
+ * The definitions are GNU "extern inline" (gnu_inline): used for inlining only, never emitted, whatever else the file
+ * declares; trk.c defines TRK_FAST_DEFINE before including this header, which makes them its external definitions,
+ * the ones calls the compiler does not inline (and function pointers) reach. One body for both. */
+#ifndef TRK_FAST_H
+#define TRK_FAST_H
+
+#include "trk.h"
+
+#ifdef TRK_FAST_DEFINE
+#define TRK_FAST
+#else
+#define TRK_FAST extern inline __attribute__((gnu_inline))
+#endif
 
 #define TRK_NAME_LEN 64
 
@@ -43,7 +55,7 @@ struct TrkSpeedProfile {
     double *path_ds_m; /* path length from each sample to the next, m */
 };
 
-inline double trk_wrap_s(const TrkTrack *track, double s_m)
+TRK_FAST double trk_wrap_s(const TrkTrack *track, double s_m)
 {
     double L = track->length_m;
     /* Fast path for the common case (already wrapped): floor(s / L) is exactly 0 for 0 <= s < L, so the general
@@ -59,7 +71,7 @@ inline double trk_wrap_s(const TrkTrack *track, double s_m)
 /* The sample at or before s and the fraction to the next one, from the table's length, spacing and sample count
  * (the loops below keep them in locals: their stores may alias any double, so the compiler would reload them from
  * the track after each one). s is wrapped as trk_wrap_s wraps it, with its fast path here (s already on the lap). */
-inline int trk_locate_in(const TrkTrack *track, double length_m, double ds_m, int n, double s_m, double *frac)
+TRK_FAST int trk_locate_in(const TrkTrack *track, double length_m, double ds_m, int n, double s_m, double *frac)
 {
     double s = s_m >= 0.0 && s_m < length_m ? s_m + 0.0 : trk_wrap_s(track, s_m); /* + 0.0: as trk_wrap_s */
     int i = (int)(s / ds_m); /* >= 0: s is in [0, length) */
@@ -71,26 +83,26 @@ inline int trk_locate_in(const TrkTrack *track, double length_m, double ds_m, in
 }
 
 /* Index of the sample at or before s (s wrapped), and the fraction to the next one. */
-inline int trk_locate(const TrkTrack *track, double s_m, double *frac)
+TRK_FAST int trk_locate(const TrkTrack *track, double s_m, double *frac)
 {
     return trk_locate_in(track, track->length_m, track->ds_m, track->n, s_m, frac);
 }
 
 /* Between samples everything is linear. */
-inline double trk_lerp(double a, double b, double f)
+TRK_FAST double trk_lerp(double a, double b, double f)
 {
     return a + f * (b - a);
 }
 
 /* The geometry between two samples at fraction f. */
-inline TrkGeometry trk_geometry_mix(const TrkSample *a, const TrkSample *b, double f)
+TRK_FAST TrkGeometry trk_geometry_mix(const TrkSample *a, const TrkSample *b, double f)
 {
     return (TrkGeometry){trk_lerp(a->kappa, b->kappa, f), trk_lerp(a->left_m, b->left_m, f),
                          trk_lerp(a->right_m, b->right_m, f)};
 }
 
 /* The track and the line between samples i and i + 1 at fraction f. */
-inline TrkSpot trk_spot_mix(const TrkTrack *track, int i, double f)
+TRK_FAST TrkSpot trk_spot_mix(const TrkTrack *track, int i, double f)
 {
     const TrkSample *a = &track->samples[i], *b = &track->samples[i + 1];
     TrkGeometry g = trk_geometry_mix(a, b, f);
@@ -99,7 +111,7 @@ inline TrkSpot trk_spot_mix(const TrkTrack *track, int i, double f)
     return p;
 }
 
-inline TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint)
+TRK_FAST TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint)
 {
     double f;
     int i = trk_locate(track, s_m, &f);
@@ -108,7 +120,7 @@ inline TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint)
     return trk_spot_mix(track, i, f);
 }
 
-inline TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint)
+TRK_FAST TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint)
 {
     double f;
     int i = trk_locate(track, s_m, &f);
@@ -117,7 +129,7 @@ inline TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint)
     return trk_geometry_mix(&track->samples[i], &track->samples[i + 1], f);
 }
 
-inline void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n)
+TRK_FAST void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n)
 {
     const double length_m = track->length_m, ds_m = track->ds_m;
     const int samples = track->n;
@@ -129,7 +141,7 @@ inline void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, 
     }
 }
 
-inline double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint)
+TRK_FAST double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint)
 {
     double L = profile->length_m;
     /* s already in [0, L): floor(s / L) is 0, so the formula gives s (+ 0.0 for -0.0); skips a division */
@@ -148,12 +160,12 @@ inline double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint
  * [0, length) falls on the same sample at the same fraction in both: trk_speed_at's wrap, index and clamps are then
  * trk_locate's, operation for operation. Off the lap the two wrap differently (trk_wrap_s maps a rounding to length
  * onto 0, trk_speed_at clamps the index), so the callers below look such an s up twice. */
-inline bool trk_profile_on_grid(const TrkTrack *track, const TrkSpeedProfile *profile)
+TRK_FAST bool trk_profile_on_grid(const TrkTrack *track, const TrkSpeedProfile *profile)
 {
     return profile->n == track->n && profile->ds_m == track->ds_m && profile->length_m == track->length_m;
 }
 
-inline TrkSpot trk_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m, int *hint,
+TRK_FAST TrkSpot trk_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m, int *hint,
                                  double *speed_mps)
 {
     if (!(s_m >= 0.0 && s_m < track->length_m) || !trk_profile_on_grid(track, profile)) {
@@ -168,7 +180,7 @@ inline TrkSpot trk_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *p
     return trk_spot_mix(track, i, f);
 }
 
-inline void trk_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m,
+TRK_FAST void trk_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m,
                              double *line_out, double *speed_out, int n)
 {
     const double length_m = track->length_m, ds_m = track->ds_m;
