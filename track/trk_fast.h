@@ -5,15 +5,16 @@
  * own: other modules read it only through these functions.
  *
  * The definitions are GNU "extern inline" (gnu_inline): used for inlining only, never emitted, whatever else the file
- * declares; trk.c defines TRK_FAST_DEFINE before including this header, which makes them its external definitions,
- * the ones calls the compiler does not inline (and function pointers) reach. One body for both. */
+ * declares; trk.c defines TRK_FAST_DEFINE before including this header, which makes them its external definitions
+ * (C11 extern inline), the ones calls the compiler does not inline (and function pointers) reach. One body for
+ * both. */
 #ifndef TRK_FAST_H
 #define TRK_FAST_H
 
 #include "trk.h"
 
 #ifdef TRK_FAST_DEFINE
-#define TRK_FAST
+#define TRK_FAST extern inline /* C11: the external definitions, still inlined into each other in trk.c */
 #else
 #define TRK_FAST extern inline __attribute__((gnu_inline))
 #endif
