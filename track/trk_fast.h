@@ -1,23 +1,17 @@
 /* trk_fast.h: the track look-ups that run several times per car and tick (the sim's physics, every driver's view of
  * the track and its speed plan), defined inline, and the layout of the sample table and the speed profile they read.
- * trk.h declares them and keeps TrkTrack and TrkSpeedProfile opaque; the hot path opts into this header (sim_physics.c,
- * the drivers' private headers) to have them inlined, everything else calls them. The layout is the track module's
- * own: other modules read it only through these functions.
+ * trk.h declares them as plain calls and keeps TrkTrack and TrkSpeedProfile opaque; the hot path opts into this
+ * header (the private headers of sim/ and drivers/) and its calls under the public names become the inline forms,
+ * trk_fast_*, by the defines at the end. The layout is the track module's own: other modules read it only through
+ * these functions.
  *
- * The definitions are GNU "extern inline" (gnu_inline): used for inlining only, never emitted, whatever else the file
- * declares; trk.c defines TRK_FAST_DEFINE before including this header, which makes them its external definitions
- * (C11 extern inline), the ones calls the compiler does not inline (and function pointers) reach. One body for
- * both. */
+ * C11 inline: trk.c holds the external definitions of the inline forms (for calls the compiler does not inline and
+ * for function pointers) and the public functions of trk.h, which call them; it defines TRK_FAST_DEFINE, which turns
+ * the defines off there. One body for the inline and the called forms. */
 #ifndef TRK_FAST_H
 #define TRK_FAST_H
 
 #include "trk.h"
-
-#ifdef TRK_FAST_DEFINE
-#define TRK_FAST extern inline /* C11: the external definitions, still inlined into each other in trk.c */
-#else
-#define TRK_FAST extern inline __attribute__((gnu_inline))
-#endif
 
 #define TRK_NAME_LEN 64
 
@@ -56,7 +50,7 @@ struct TrkSpeedProfile {
     double *path_ds_m; /* path length from each sample to the next, m */
 };
 
-TRK_FAST double trk_wrap_s(const TrkTrack *track, double s_m)
+inline double trk_fast_wrap_s(const TrkTrack *track, double s_m)
 {
     double L = track->length_m;
     /* Fast path for the common case (already wrapped): floor(s / L) is exactly 0 for 0 <= s < L, so the general
@@ -72,9 +66,9 @@ TRK_FAST double trk_wrap_s(const TrkTrack *track, double s_m)
 /* The sample at or before s and the fraction to the next one, from the table's length, spacing and sample count
  * (the loops below keep them in locals: their stores may alias any double, so the compiler would reload them from
  * the track after each one). s is wrapped as trk_wrap_s wraps it, with its fast path here (s already on the lap). */
-TRK_FAST int trk_locate_in(const TrkTrack *track, double length_m, double ds_m, int n, double s_m, double *frac)
+inline int trk_locate_in(const TrkTrack *track, double length_m, double ds_m, int n, double s_m, double *frac)
 {
-    double s = s_m >= 0.0 && s_m < length_m ? s_m + 0.0 : trk_wrap_s(track, s_m); /* + 0.0: as trk_wrap_s */
+    double s = s_m >= 0.0 && s_m < length_m ? s_m + 0.0 : trk_fast_wrap_s(track, s_m); /* + 0.0: as trk_wrap_s */
     int i = (int)(s / ds_m); /* >= 0: s is in [0, length) */
     if (i >= n)
         i = n - 1;
@@ -84,26 +78,26 @@ TRK_FAST int trk_locate_in(const TrkTrack *track, double length_m, double ds_m, 
 }
 
 /* Index of the sample at or before s (s wrapped), and the fraction to the next one. */
-TRK_FAST int trk_locate(const TrkTrack *track, double s_m, double *frac)
+inline int trk_locate(const TrkTrack *track, double s_m, double *frac)
 {
     return trk_locate_in(track, track->length_m, track->ds_m, track->n, s_m, frac);
 }
 
 /* Between samples everything is linear. */
-TRK_FAST double trk_lerp(double a, double b, double f)
+inline double trk_lerp(double a, double b, double f)
 {
     return a + f * (b - a);
 }
 
 /* The geometry between two samples at fraction f. */
-TRK_FAST TrkGeometry trk_geometry_mix(const TrkSample *a, const TrkSample *b, double f)
+inline TrkGeometry trk_geometry_mix(const TrkSample *a, const TrkSample *b, double f)
 {
     return (TrkGeometry){trk_lerp(a->kappa, b->kappa, f), trk_lerp(a->left_m, b->left_m, f),
                          trk_lerp(a->right_m, b->right_m, f)};
 }
 
 /* The track and the line between samples i and i + 1 at fraction f. */
-TRK_FAST TrkSpot trk_spot_mix(const TrkTrack *track, int i, double f)
+inline TrkSpot trk_spot_mix(const TrkTrack *track, int i, double f)
 {
     const TrkSample *a = &track->samples[i], *b = &track->samples[i + 1];
     TrkGeometry g = trk_geometry_mix(a, b, f);
@@ -112,7 +106,7 @@ TRK_FAST TrkSpot trk_spot_mix(const TrkTrack *track, int i, double f)
     return p;
 }
 
-TRK_FAST TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint)
+inline TrkSpot trk_fast_spot_at(const TrkTrack *track, double s_m, int *hint)
 {
     double f;
     int i = trk_locate(track, s_m, &f);
@@ -121,7 +115,7 @@ TRK_FAST TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint)
     return trk_spot_mix(track, i, f);
 }
 
-TRK_FAST TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint)
+inline TrkGeometry trk_fast_geometry_at(const TrkTrack *track, double s_m, int *hint)
 {
     double f;
     int i = trk_locate(track, s_m, &f);
@@ -130,7 +124,7 @@ TRK_FAST TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hin
     return trk_geometry_mix(&track->samples[i], &track->samples[i + 1], f);
 }
 
-TRK_FAST void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n)
+inline void trk_fast_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n)
 {
     const double length_m = track->length_m, ds_m = track->ds_m;
     const int samples = track->n;
@@ -142,7 +136,7 @@ TRK_FAST void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out
     }
 }
 
-TRK_FAST double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint)
+inline double trk_fast_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint)
 {
     double L = profile->length_m;
     /* s already in [0, L): floor(s / L) is 0, so the formula gives s (+ 0.0 for -0.0); skips a division */
@@ -161,17 +155,17 @@ TRK_FAST double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hi
  * [0, length) falls on the same sample at the same fraction in both: trk_speed_at's wrap, index and clamps are then
  * trk_locate's, operation for operation. Off the lap the two wrap differently (trk_wrap_s maps a rounding to length
  * onto 0, trk_speed_at clamps the index), so the callers below look such an s up twice. */
-TRK_FAST bool trk_profile_on_grid(const TrkTrack *track, const TrkSpeedProfile *profile)
+inline bool trk_profile_on_grid(const TrkTrack *track, const TrkSpeedProfile *profile)
 {
     return profile->n == track->n && profile->ds_m == track->ds_m && profile->length_m == track->length_m;
 }
 
-TRK_FAST TrkSpot trk_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m, int *hint,
-                                 double *speed_mps)
+inline TrkSpot trk_fast_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m,
+                                      int *hint, double *speed_mps)
 {
     if (!(s_m >= 0.0 && s_m < track->length_m) || !trk_profile_on_grid(track, profile)) {
-        *speed_mps = trk_speed_at(profile, s_m, NULL);
-        return trk_spot_at(track, s_m, hint);
+        *speed_mps = trk_fast_speed_at(profile, s_m, NULL);
+        return trk_fast_spot_at(track, s_m, hint);
     }
     double f;
     int i = trk_locate(track, s_m, &f);
@@ -181,8 +175,8 @@ TRK_FAST TrkSpot trk_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile 
     return trk_spot_mix(track, i, f);
 }
 
-TRK_FAST void trk_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m,
-                             double *line_out, double *speed_out, int n)
+inline void trk_fast_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m,
+                                  double *line_out, double *speed_out, int n)
 {
     const double length_m = track->length_m, ds_m = track->ds_m;
     const int samples = track->n;
@@ -192,8 +186,8 @@ TRK_FAST void trk_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *pro
     for (int k = 0; k < n; k++) {
         double s = s_m[k];
         if (!(on_grid && s >= 0.0 && s < length_m)) {
-            trk_line_d_n(track, &s_m[k], &line_out[k], 1);
-            speed_out[k] = trk_speed_at(profile, s, NULL);
+            trk_fast_line_d_n(track, &s_m[k], &line_out[k], 1);
+            speed_out[k] = trk_fast_speed_at(profile, s, NULL);
             continue;
         }
         double f;
@@ -202,5 +196,16 @@ TRK_FAST void trk_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *pro
         speed_out[k] = trk_lerp(v[i], v[i + 1], f); /* as trk_speed_at */
     }
 }
+
+#ifndef TRK_FAST_DEFINE
+/* A file that includes this header calls the inline forms under the public names of trk.h. */
+#define trk_wrap_s trk_fast_wrap_s
+#define trk_spot_at trk_fast_spot_at
+#define trk_geometry_at trk_fast_geometry_at
+#define trk_line_d_n trk_fast_line_d_n
+#define trk_speed_at trk_fast_speed_at
+#define trk_spot_speed_at trk_fast_spot_speed_at
+#define trk_line_speed_n trk_fast_line_speed_n
+#endif
 
 #endif
