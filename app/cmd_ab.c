@@ -84,7 +84,7 @@ static int cmd_ab_sequential(AbRun *run)
     int m = app_sprt_metric(run->opts->metric);
     const LabAbTally *t = run->tally;
     if (t->n[m] > run->seq->d.n && lab_sprt_add(run->seq, t->diff[m][t->n[m] - 1]) != LAB_SPRT_CONTINUE)
-        return LAB_BATCH_STOP;
+        return LAB_BATCH_ENOUGH;
     LabEstimate e = lab_estimate(&run->seq->d);
     char text[160];
     snprintf(text, sizeof text, "LLR %.2f in [%.2f, %.2f]  B-A %+.3f +- %.3f", run->seq->llr, run->seq->lower,
@@ -190,7 +190,7 @@ static int cmd_ab_execute(AbRun *run)
         if (kept > 0 && fed <= 0)
             fprintf(stderr, "racesim ab: resuming %s: %ld of %ld pairs kept\n", o->out_path, kept, n);
         LabBatchDef def = lab_batch_default_def();
-        def.count = fed == LAB_BATCH_STOP ? kept : n; /* the SPRT decided within the kept pairs */
+        def.count = fed == LAB_BATCH_ENOUGH ? kept : n; /* the SPRT decided within the kept pairs */
         def.start = kept;
         def.stop = app_stop_flag();
         def.consumed = &consumed;
@@ -202,7 +202,7 @@ static int cmd_ab_execute(AbRun *run)
         app_progress_begin(&run->progress, "pairs");
         rc = fed > 0 ? 1 : lab_batch_run(&def, err, sizeof err);
         app_progress_end(&run->progress, run->tally->pairs);
-        if (rc == LAB_BATCH_STOPPED) {
+        if (rc == LAB_BATCH_INTERRUPTED) {
             fprintf(stderr, "racesim ab: stopped by %s after %ld of %ld pairs", strsignal(app_stop_signal()),
                     consumed, n);
             if (o->out_path && strcmp(o->out_path, "-") != 0)
@@ -310,7 +310,7 @@ int cmd_ab(int argc, char **argv)
         rc = 1;
     }
     free(race);
-    if (rc == LAB_BATCH_STOPPED)
+    if (rc == LAB_BATCH_INTERRUPTED)
         return 128 + app_stop_signal(); /* as a shell reports a program its signal ended */
     return rc;
 }

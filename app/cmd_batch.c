@@ -145,7 +145,7 @@ static int cmd_batch_execute(const CliBatchOpts *o, const SimRace *race, const T
         if (rc == 1)
             fprintf(stderr, "racesim batch: %s\n", err);
     }
-    if (rc == LAB_BATCH_STOPPED) {
+    if (rc == LAB_BATCH_INTERRUPTED) {
         fprintf(stderr, "racesim batch: stopped by %s after %ld of %ld races", strsignal(app_stop_signal()),
                 consumed, n);
         if (o->out_path && strcmp(o->out_path, "-") != 0)
@@ -231,7 +231,7 @@ int cmd_batch(int argc, char **argv)
         }
     }
     free(race);
-    if (rc == LAB_BATCH_STOPPED)
+    if (rc == LAB_BATCH_INTERRUPTED)
         return 128 + app_stop_signal(); /* as a shell reports a program its signal ended */
     return rc;
 }

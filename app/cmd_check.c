@@ -276,33 +276,18 @@ static int cmd_check_print_text(const CheckCtx *ctx, const CheckScenario *sc, bo
     return failed == 0 && across.pass;
 }
 
-static void cmd_check_json_str(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
-}
-
 /* The checks of a report as the elements of a JSON array. */
 static void cmd_check_json_checks(const LabExpectReport *r)
 {
     for (int j = 0; j < r->count; j++) {
         const LabExpectCheck *c = &r->checks[j];
         printf("%s{\"name\":", j ? "," : "");
-        cmd_check_json_str(c->name);
+        sim_json_write_string(stdout, c->name);
         printf(",\"line\":%d,\"measured\":%.17g,\"limit\":%.17g,\"pass\":%s,\"measured_text\":", c->line, c->measured,
                c->limit, c->pass ? "true" : "false");
-        cmd_check_json_str(c->measured_text);
+        sim_json_write_string(stdout, c->measured_text);
         printf(",\"limit_text\":");
-        cmd_check_json_str(c->limit_text);
+        sim_json_write_string(stdout, c->limit_text);
         printf("}");
     }
 }
@@ -317,12 +302,12 @@ static void cmd_check_json_report(const LabExpectReport *r, uint64_t seed)
 static int cmd_check_print_json(const CheckCtx *ctx, const CheckScenario *sc)
 {
     printf("{\"scenario\":");
-    cmd_check_json_str(sc->path);
+    sim_json_write_string(stdout, sc->path);
     long runs = sc->race ? (long)(sc->seed_last - sc->seed_first) + 1 : 0;
     const char *err = sc->race ? cmd_check_run_error(ctx, sc, runs) : sc->error;
     if (err) {
         printf(",\"pass\":false,\"error\":");
-        cmd_check_json_str(err);
+        sim_json_write_string(stdout, err);
         printf("}\n");
         return 0;
     }

@@ -3,6 +3,7 @@
 #define DRV_INTERNAL_H
 
 #include "drv_map.h"
+#include "../track/trk_fast.h" /* the per-tick track look-ups, inlined */
 
 #include <math.h>
 

@@ -85,9 +85,9 @@ LabPairedTest lab_paired_t(const double *d, long n);
  * t-test's; n is the number of nonzero differences. */
 LabPairedTest lab_wilcoxon(const double *d, long n, double *scratch);
 
-/* ==== JSON reading and writing ==================================================================================== */
+/* ==== JSON reading =============================================================================================== */
 
-/* a small strict JSON reader and string writer, for racesim's own JSON-lines records.
+/* a small strict JSON reader, for racesim's own JSON-lines records (strings are written by sim_json_write_string).
  *
  * Strict RFC 8259 syntax (no comments, no trailing commas, no NaN), duplicate keys rejected, nesting limited. The
  * parsed tree lives in a LabJsonDoc and dies with it. Errors say what is wrong and at which column, without a path:
@@ -133,9 +133,6 @@ void lab_json_free(LabJsonDoc *doc);
 /* The member `key` of an object, or NULL. */
 const LabJson *lab_json_get(const LabJson *object, const char *key);
 const char *lab_json_type_name(LabJsonType type);
-
-/* Writes s as a JSON string literal (quotes and escapes). */
-void lab_json_write_string(FILE *out, const char *s);
 
 /* ==== Records: one race as a JSON line ============================================================================ */
 
@@ -431,9 +428,10 @@ void lab_spsa_update(LabSpsa *s, double loss_plus, double loss_minus, double *st
 /* Runs job `index`; returns a malloc'd NUL-terminated text, or NULL with err filled. Called on worker threads. */
 typedef char *LabBatchWorkFn(void *ctx, long index, char *err, size_t err_len);
 /* Receives job `index`'s text (and owns it), in increasing index order, one call at a time. A positive return stops
- * the batch with err filled (a failure); LAB_BATCH_STOP stops it as complete: later jobs are not consumed (those
- * already running finish and are dropped) and lab_batch_run returns 0. */
-#define LAB_BATCH_STOP (-1)
+ * the batch with err filled (a failure); LAB_BATCH_ENOUGH says the consumer needs no more jobs (a sequential test
+ * decided): the batch is complete, later jobs are not consumed (those already running finish and are dropped) and
+ * lab_batch_run returns 0. */
+#define LAB_BATCH_ENOUGH (-1)
 typedef int LabBatchConsumeFn(void *ctx, long index, char *text, char *err, size_t err_len);
 /* Called after each finished job with the count done so far, one call at a time. */
 typedef void LabBatchProgressFn(void *ctx, long done, long total);
@@ -453,10 +451,10 @@ typedef struct LabBatchDef {
 
 LabBatchDef lab_batch_default_def(void);
 
-/* Runs the batch. Returns 0 when every job was consumed, LAB_BATCH_STOPPED when *stop ended it early (the jobs
- * before *def->consumed were consumed, in order), or 1 with err holding the first failure (later jobs are not
- * started). */
-#define LAB_BATCH_STOPPED 2
+/* Runs the batch. Returns 0 when it is complete (every job consumed, or the consumer had enough),
+ * LAB_BATCH_INTERRUPTED when *stop ended it unfinished (the jobs before *def->consumed were consumed, in order; the
+ * caller may resume from there), or 1 with err holding the first failure (later jobs are not started). */
+#define LAB_BATCH_INTERRUPTED 2
 int lab_batch_run(const LabBatchDef *def, char *err, size_t err_len);
 
 /* ==== Charts (SVG) ================================================================================================ */

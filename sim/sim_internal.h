@@ -9,6 +9,7 @@
 #define SIM_INTERNAL_H
 
 #include "sim.h"
+#include "../track/trk_fast.h" /* the track look-ups of every car and tick, inlined */
 
 #include <stddef.h>
 
@@ -185,12 +186,6 @@ SimEvent *sim_event_push(SimWorld *w, SimEventType type, int a, int b, int lap, 
 double sim_time_at(const SimWorld *w, long tick);
 /* Removes a car from the running set (finished or retired): it leaves the track. */
 void sim_car_leave(SimWorld *w, int id);
-
-/* fmin and fmax as glibc computes them (minsd/maxsd: the first operand when it wins the compare, else the second;
- * a NaN operand yields the other one), without the library call: they run several times per car and tick, and
- * the compiler inlines fmin/fmax only with -ffinite-math-only. Results stay bit-identical, signed zeros included. */
-static inline double sim_fmin(double a, double b) { return a < b || b != b ? a : b; }
-static inline double sim_fmax(double a, double b) { return a > b || b != b ? a : b; }
 
 /* trk_wrap_s with its own fast path (s still on the lap: s + 0.0, as it returns) inline: integration wraps every car
  * every tick, and a call costs more than the test. */

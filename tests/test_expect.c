@@ -166,7 +166,8 @@ static int test_start_car_errors(void)
     TST_CHECK(parse("[race]\ntrack = oval.ini\n[start]\ncar = nowhere.ini, 100, 2, 30\n") != 0);
     TST_STR_EQ(err, PATH ":4: [start] car: cannot open 'tests/data/sim/nowhere.ini'");
     TST_CHECK(parse("[race]\ntrack = oval.ini\n[expects]\n") != 0);
-    TST_STR_EQ(err, PATH ":3: unknown section [expects]");
+    TST_STR_EQ(err, PATH ":3: unknown section [expects] "
+                    "(expected [race], [car], [grid], [start] or [expect])");
     return 0;
 }
 
