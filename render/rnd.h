@@ -80,6 +80,9 @@ void rnd_camera_zoom_at(RndCamera *cam, double factor, float sx, float sy);
 void rnd_camera_pan(RndCamera *cam, float dx_px, float dy_px);
 /* Centres on a world point (follow mode). */
 void rnd_camera_centre(RndCamera *cam, double x_m, double y_m);
+/* Frames two cars for this frame: centred between them, zoomed out from the follow zoom as far as needed (down to
+ * a quarter of it) to hold both. False, camera untouched, when they are too far apart for that. */
+bool rnd_camera_frame_pair(RndCamera *cam, double ax_m, double ay_m, double bx_m, double by_m);
 
 /* ---- the view ------------------------------------------------------------------------------------------------ */
 

@@ -90,12 +90,13 @@ void rnd_camera_zoom_at(RndCamera *cam, double factor, float sx, float sy)
 {
     double wx, wy;
     rnd_camera_to_world(cam, sx, sy, &wx, &wy);
-    cam->scale_ppm = rnd_clamp_scale(cam->scale_ppm * factor);
     if (cam->mode == RND_CAM_FOLLOW || cam->mode == RND_CAM_DIRECTOR) {
-        /* follow keeps the car centred: the zoom is about the car, and remembered */
-        cam->follow_scale_ppm = cam->scale_ppm;
+        /* follow keeps the car centred: the zoom is about the car, and remembered (a two-shot's wider frame is
+         * only for that frame) */
+        cam->follow_scale_ppm = cam->scale_ppm = rnd_clamp_scale(cam->follow_scale_ppm * factor);
         return;
     }
+    cam->scale_ppm = rnd_clamp_scale(cam->scale_ppm * factor);
     cam->mode = RND_CAM_FREE;
     /* move the centre so (wx, wy) stays under the cursor */
     double ax, ay;
@@ -117,4 +118,20 @@ void rnd_camera_centre(RndCamera *cam, double x_m, double y_m)
 {
     cam->cx_m = x_m;
     cam->cy_m = y_m;
+}
+
+/* The director's two-shot: centred between the cars, zoomed out from the follow zoom just enough that both sit
+ * inside the middle 70% of the view area, but never below a quarter of it (a pair that needs more is not a
+ * shot; the caller follows the one car). False, camera untouched, when the pair does not fit. */
+bool rnd_camera_frame_pair(RndCamera *cam, double ax_m, double ay_m, double bx_m, double by_m)
+{
+    double room_w = (cam->view_w - cam->inset_left_px) * 0.7, room_h = (cam->view_h - cam->inset_bottom_px) * 0.7;
+    double dx = fabs(bx_m - ax_m) + 8.0, dy = fabs(by_m - ay_m) + 8.0; /* a car's length of margin each side */
+    double fit = fmin(room_w / dx, room_h / dy);
+    double scale = fmin(cam->follow_scale_ppm, fit);
+    if (scale < 0.25 * cam->follow_scale_ppm)
+        return false;
+    cam->scale_ppm = rnd_clamp_scale(scale);
+    rnd_camera_centre(cam, 0.5 * (ax_m + bx_m), 0.5 * (ay_m + by_m));
+    return true;
 }

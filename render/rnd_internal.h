@@ -225,8 +225,9 @@ void rnd_format_time(char *buf, size_t len, double t_s, int decimals);
 const DrvDebug *rnd_inspector_debug(const RndFrame *frame, int car_id);
 const char *rnd_resolver_name(DrvResolver resolver);
 int rnd_inspector_panel_height(RndText *text);
-void rnd_inspector_draw_panel(SDL_Renderer *r, RndText *text, const RndFrame *frame, int car_id, int view_w,
-                              int view_h);
+typedef struct RndView RndView;
+/* Drawn after the cars, whose screen positions it keeps clear of (see rnd_inspector.c). */
+void rnd_inspector_draw_panel(RndView *view, const RndFrame *frame, int car_id, int view_w, int view_h);
 void rnd_inspector_draw_overlay(SDL_Renderer *r, const RndCamera *cam, const RndFrame *frame, int car_id);
 
 /* ---- the view (rnd_view.c) --------------------------------------------------------------------------------------- */
@@ -243,6 +244,7 @@ struct RndView {
     RndDirector director;
     RndCarDraw cars[SIM_MAX_CARS];
     int car_count;
+    SDL_FRect inspector_rect;  /* where the inspector panel was last drawn */
     bool dragging;
     bool drag_moved;
     float drag_x, drag_y;

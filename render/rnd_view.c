@@ -262,24 +262,18 @@ void rnd_view_handle_event(RndView *view, const SDL_Event *ev, const RndFrame *f
 
 /* ---- drawing --------------------------------------------------------------------------------------------------- */
 
-/* The director's framing: both cars of a fight when they fit the view at the follow zoom (centred between them),
- * else the followed car. */
+/* The director's framing: both cars of a fight (zoomed out to hold them when needed), else the followed car. */
 static void rnd_view_frame_shot(RndView *view, const RndFrame *frame, int car)
 {
     const SimWorld *world = frame->world;
     RndPose p = rnd_pose_lerp(frame->prev, sim_world_car(world, car), frame->alpha);
-    double cx = p.x_m, cy = p.y_m;
     int rival = view->director.rival;
     if (rival >= 0 && rival < view->car_count && sim_world_car(world, rival)->status == SIM_RUNNING) {
         RndPose q = rnd_pose_lerp(frame->prev, sim_world_car(world, rival), frame->alpha);
-        double room_w = (view->cam.view_w - view->cam.inset_left_px) * 0.7 / view->cam.scale_ppm;
-        double room_h = (view->cam.view_h - view->cam.inset_bottom_px) * 0.7 / view->cam.scale_ppm;
-        if (fabs(q.x_m - p.x_m) < room_w && fabs(q.y_m - p.y_m) < room_h) {
-            cx = 0.5 * (p.x_m + q.x_m);
-            cy = 0.5 * (p.y_m + q.y_m);
-        }
+        if (rnd_camera_frame_pair(&view->cam, p.x_m, p.y_m, q.x_m, q.y_m))
+            return;
     }
-    rnd_camera_centre(&view->cam, cx, cy);
+    rnd_camera_centre(&view->cam, p.x_m, p.y_m);
 }
 
 void rnd_view_draw(RndView *view, const RndFrame *frame)
@@ -318,7 +312,7 @@ void rnd_view_draw(RndView *view, const RndFrame *frame)
                                   rnd_minimap_panel(&view->minimap, w).x);
     rnd_hud_draw(r, view->text, &view->hud, &view->timing, frame, &view->ui, &view->cam, w, h);
     if (view->ui.inspector && sel >= 0)
-        rnd_inspector_draw_panel(r, view->text, frame, sel, w, h);
+        rnd_inspector_draw_panel(view, frame, sel, w, h);
     if (sim_world_done(world) && !view->ui.results_hidden)
         rnd_hud_draw_results(r, view->text, frame, w, h);
     if (view->ui.help)
