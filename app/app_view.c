@@ -84,6 +84,8 @@ static RndCameraMode app_view_camera(const AppViewOpts *opts, RndCameraMode fall
         return RND_CAM_FOLLOW;
     if (strcmp(opts->camera, "director") == 0)
         return RND_CAM_DIRECTOR;
+    if (strcmp(opts->camera, "chase") == 0)
+        return RND_CAM_CHASE;
     return strcmp(opts->camera, "overview") == 0 ? RND_CAM_OVERVIEW : fallback;
 }
 

@@ -24,7 +24,7 @@ typedef struct CmdRunOpts {
     int laps;
     const char *json_path, *csv_path;
     const char *screenshot_path, *font_path;
-    const char *camera;     /* --camera: overview | follow | director */
+    const char *camera;     /* --camera: overview | follow | chase | director */
     double at_s;
     const char *chart_path; /* --chart: lap and gap chart (experiments) */
     const char *trace_path; /* --trace: every car every tick, CSV */
@@ -51,7 +51,7 @@ static void cmd_run_usage(FILE *out)
             "  --screenshot FILE   render one frame at --at seconds to a PNG (BMP for a .bmp name; no display\n"
             "                      needed) and exit\n"
             "  --at SECONDS        sim time of the screenshot (default 0)\n"
-            "  --camera MODE       overview | follow | director: the first camera (default: director in a\n"
+            "  --camera MODE       overview | follow | chase | director: the first camera (default: director in a\n"
             "                      window, overview in a screenshot)\n"
             "  --font PATH         TTF font for the viewer (default: DejaVu Sans)\n"
             "  -q, --quiet         no results table\n"
@@ -118,8 +118,9 @@ static int cmd_run_value_opt(CmdRunOpts *o, const char *opt, const char *val)
     } else if (strcmp(opt, "--font") == 0) {
         o->font_path = val;
     } else if (strcmp(opt, "--camera") == 0) {
-        if (strcmp(val, "overview") != 0 && strcmp(val, "follow") != 0 && strcmp(val, "director") != 0)
-            return cmd_run_bad(opt, "overview, follow or director", val);
+        if (strcmp(val, "overview") != 0 && strcmp(val, "follow") != 0 && strcmp(val, "director") != 0 &&
+            strcmp(val, "chase") != 0)
+            return cmd_run_bad(opt, "overview, follow, chase or director", val);
         o->camera = val;
     } else if (strcmp(opt, "--chart") == 0) {
         o->chart_path = val;

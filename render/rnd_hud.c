@@ -107,7 +107,7 @@ static float rnd_hud_info(SDL_Renderer *r, RndText *text, const RndFrame *frame,
         rnd_text_draw(text, RND_FONT_BOLD, "PAUSED", x + w - RND_PAD, y + RND_PAD, rnd_text_accent, RND_RIGHT);
     rnd_speed_label(ui, buf, sizeof buf);
     rnd_text_draw(text, RND_FONT_NORMAL, buf, x + RND_PAD, y + RND_PAD + bold_h, rnd_text_main, RND_LEFT);
-    static const char *const modes[] = {"overview", "follow", "free", "director"};
+    static const char *const modes[] = {"overview", "follow", "free", "director", "chase"};
     snprintf(buf, sizeof buf, "cam %s", modes[cam->mode]);
     rnd_text_draw(text, RND_FONT_NORMAL, buf, x + w - RND_PAD, y + RND_PAD + bold_h, rnd_text_dim, RND_RIGHT);
     return y + h;
@@ -226,12 +226,14 @@ static void rnd_hud_ticker(SDL_Renderer *r, RndText *text, const RndHudState *hu
 }
 
 void rnd_hud_draw(SDL_Renderer *r, RndText *text, const RndHudState *hud, const RndTiming *timing,
-                  const RndFrame *frame, const RndUi *ui, const RndCamera *cam, int view_w, int view_h)
+                  const RndFrame *frame, const RndUi *ui, const RndCamera *cam, int view_w, int view_h,
+                  RndTowerHits *hits)
 {
     (void)view_w;
     float y = rnd_hud_info(r, text, frame, ui, cam) + 6.0f;
     float reserve = rnd_ticker_height(text) + 30.0f;
-    y = rnd_tower_draw(r, text, timing, frame, ui->selected, y, reserve, view_h, cam->mode != RND_CAM_OVERVIEW) + 6.0f;
+    y = rnd_tower_draw(r, text, timing, frame, ui->selected, y, reserve, view_h, cam->mode != RND_CAM_OVERVIEW,
+                       hits) + 6.0f;
     rnd_hud_ticker(r, text, hud, cam, y);
     rnd_text_draw(text, RND_FONT_SMALL, "h: help", 12.0f, view_h - rnd_text_height(text, RND_FONT_SMALL) - 6.0f,
                   rnd_text_dim, RND_LEFT);

@@ -174,6 +174,13 @@ void rnd_director_observe(RndDirector *d, const RndTiming *timing, const SimWorl
 void rnd_director_draw_caption(SDL_Renderer *r, RndText *text, const RndDirector *d, const SimWorld *world,
                                float left_px, float right_px);
 
+/* Where the tower drew each car's row last frame, for clicks. */
+typedef struct RndTowerHits {
+    SDL_FRect row[SIM_MAX_CARS];
+    int car[SIM_MAX_CARS];
+    int count;
+} RndTowerHits;
+
 /* ---- HUD (rnd_hud.c) ------------------------------------------------------------------------------------------ */
 
 #define RND_TICKER_LEN 6
@@ -200,7 +207,8 @@ typedef struct RndHudState {
 void rnd_hud_reset(RndHudState *hud);
 void rnd_hud_observe(RndHudState *hud, const SimWorld *world);
 void rnd_hud_draw(SDL_Renderer *r, RndText *text, const RndHudState *hud, const RndTiming *timing,
-                  const RndFrame *frame, const RndUi *ui, const RndCamera *cam, int view_w, int view_h);
+                  const RndFrame *frame, const RndUi *ui, const RndCamera *cam, int view_w, int view_h,
+                  RndTowerHits *hits);
 /* ---- the standings tower (rnd_tower.c) --------------------------------------------------------------------------- */
 
 #define RND_PANEL_PAD 6.0f
@@ -210,9 +218,10 @@ void rnd_hud_draw(SDL_Renderer *r, RndText *text, const RndHudState *hud, const 
 /* Width of the standings tower (the HUD column) for the camera's inset. */
 int rnd_tower_width(RndText *text);
 /* The standings from y down, leaving reserve_px at the bottom of the window; see-through when `translucent`
- * (the camera is close in and cars may pass under it). Returns the bottom edge. */
+ * (the camera is close in and cars may pass under it). Records the rows drawn in `hits` (NULL: not). Returns the
+ * bottom edge. */
 float rnd_tower_draw(SDL_Renderer *r, RndText *text, const RndTiming *timing, const RndFrame *frame, int selected,
-                     float y, float reserve_px, int view_h, bool translucent);
+                     float y, float reserve_px, int view_h, bool translucent, RndTowerHits *hits);
 
 void rnd_hud_draw_help(SDL_Renderer *r, RndText *text, int view_w, int view_h);
 void rnd_hud_draw_results(SDL_Renderer *r, RndText *text, const RndFrame *frame, int view_w, int view_h);
@@ -245,6 +254,7 @@ struct RndView {
     RndCarDraw cars[SIM_MAX_CARS];
     int car_count;
     SDL_FRect inspector_rect;  /* where the inspector panel was last drawn */
+    RndTowerHits tower_hits;   /* the tower's rows last drawn: a click on one selects its car */
     bool dragging;
     bool drag_moved;
     float drag_x, drag_y;

@@ -157,7 +157,7 @@ static void rnd_tower_row(SDL_Renderer *r, RndText *text, const SimWorld *world,
 }
 
 float rnd_tower_draw(SDL_Renderer *r, RndText *text, const RndTiming *timing, const RndFrame *frame, int selected,
-                     float y, float reserve_px, int view_h, bool translucent)
+                     float y, float reserve_px, int view_h, bool translucent, RndTowerHits *hits)
 {
     const SimWorld *world = frame->world;
     RndTimingRow rows[SIM_MAX_CARS];
@@ -175,6 +175,13 @@ float rnd_tower_draw(SDL_Renderer *r, RndText *text, const RndTiming *timing, co
     rnd_tower_header(text, world, &c, y);
     for (int k = 0; k < rows_shown; k++)
         rnd_tower_row(r, text, world, &rows[k], k, &c, y + head_h + k * row_h, row_h, rows[k].car == selected);
+    if (hits) {
+        hits->count = rows_shown;
+        for (int k = 0; k < rows_shown; k++) {
+            hits->row[k] = (SDL_FRect){c.x, y + head_h + k * row_h, c.w, row_h};
+            hits->car[k] = rows[k].car;
+        }
+    }
     if (rows_shown < n) {
         char buf[32];
         snprintf(buf, sizeof buf, "+%d more", n - rows_shown);

@@ -1,0 +1,131 @@
+#!/bin/sh
+# viewer_window.test.sh: the viewer in a real window under Xvfb, driven as a person would (xdotool presses keys and
+# clicks, ImageMagick's `import` captures the window), pixels checked:
+#   a click on a row of the standings tower selects that car (its row lit, the camera follows it);
+#   `c` cycles director -> follow -> chase -> overview: the chase camera puts the road ahead straight up the screen;
+#   the inspector panel never covers a car (checked in every frame of a 20-car race, follow and chase cameras);
+#   cars have a nose (a narrower front than rear, measured on the selected car in the chase camera).
+# Skips (0 passed, 0 failed) when Xvfb, xdotool or import is missing.
+# usage: sh tests/viewer_window.test.sh PROGRAM BUILD_DIR
+prog="$1"
+build="${2:-build/plain}"
+case "$prog" in */*) ;; *) prog="./$prog" ;; esac
+out="$build/tests/viewer_window.tmp"
+pass=0
+fail=0
+check() {
+    name="$1"; shift
+    if "$@"; then pass=$((pass + 1)); else echo "FAIL: $name"; fail=$((fail + 1)); fi
+}
+finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit $?; }
+for tool in Xvfb xdotool import convert; do
+    command -v $tool >/dev/null 2>&1 || { echo "viewer_window.test.sh: no $tool, skipped"; finish; }
+done
+rm -rf "$out"
+mkdir -p "$out"
+
+# a display of our own: the first free number from 70
+disp=70
+while [ -e "/tmp/.X11-unix/X$disp" ] || [ -e "/tmp/.X$disp-lock" ]; do disp=$((disp + 1)); done
+Xvfb ":$disp" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
+xvfb=$!
+export DISPLAY=":$disp"
+app=""
+cleanup() {
+    [ -n "$app" ] && kill "$app" 2>/dev/null
+    kill "$xvfb" 2>/dev/null
+}
+trap cleanup EXIT INT TERM
+for i in 1 2 3 4 5 6 7 8 9 10; do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.3; done
+
+# open RACE with the rest as options; sets $win (the window id)
+open_window() {
+    race="$1"; shift
+    SDL_RENDER_DRIVER=software "$prog" run "$race" --quiet "$@" >"$out/app.log" 2>&1 &
+    app=$!
+    win=""
+    for i in $(seq 1 50); do
+        win=$(xdotool search --name "racesim - " 2>/dev/null | head -n 1)
+        [ -n "$win" ] && break
+        sleep 0.2
+    done
+    [ -n "$win" ] || return 1
+    xdotool windowmove "$win" 0 0 windowfocus --sync "$win" >/dev/null 2>&1
+    sleep 0.5
+}
+close_window() {
+    xdotool key --window "$win" Escape >/dev/null 2>&1
+    for i in $(seq 1 25); do kill -0 "$app" 2>/dev/null || break; sleep 0.2; done
+    kill "$app" 2>/dev/null
+    wait "$app" 2>/dev/null
+    app=""
+}
+key() { xdotool key --window "$win" "$@"; sleep 0.4; }
+shot() { import -window "$win" "$out/$1.png"; }
+# mean brightness (0..1) of a w x h box at x,y of a capture
+mean() { convert "$out/$1.png" -crop "$4x$5+$2+$3" +repage -colorspace Gray -format '%[fx:mean]' info:; }
+# the count of pixels of one colour (hex rrggbb) in a box
+count_rgb() {
+    convert "$out/$1.png" -crop "$4x$5+$2+$3" +repage -fill black +opaque "#$6" -fill white -opaque "#$6" \
+        -colorspace Gray -format '%[fx:round(mean*w*h)]' info:
+}
+
+# ---- a click on a tower row selects its car ----------------------------------------------------------------------
+check "the window opens" open_window data/races/default.ini --seed 1
+key space                      # paused, so the rows stay put
+shot before
+xdotool mousemove --window "$win" 200 166 click 1   # the fourth row (header 62..100, rows 19 px)
+sleep 0.5
+shot clicked
+lit_before=$(mean before 12 157 390 17)
+lit_after=$(mean clicked 12 157 390 17)
+other_after=$(mean clicked 12 100 390 17)
+check "the clicked row is lit ($lit_before -> $lit_after)" \
+    awk -v a="$lit_before" -v b="$lit_after" 'BEGIN { exit !(b > a + 0.03) }'
+check "the first row is no longer lit ($other_after)" \
+    awk -v a="$other_after" -v b="$lit_after" 'BEGIN { exit !(b > a + 0.03) }'
+cp "$out/clicked.png" "$out/clicked-keep.png"
+
+# ---- c cycles the cameras; the chase camera turns the road ahead up the screen --------------------------------
+key c                          # follow (the click already left the director: follow -> chase)
+shot chase
+# the road straight above the car (the view's middle, 40..160 px up) is asphalt: #46484e
+asphalt_up=$(count_rgb chase 835 250 20 120 46484e)
+check "chase: the road runs up the screen ($asphalt_up of 2400 px)" [ "$asphalt_up" -gt 1200 ]
+# the inspector panel covers no car: the box of its interest bars (exact colour, x > 600), widened to the
+# panel's edges and header, holds none of the cars' colours
+convert "$out/chase.png" -depth 8 txt:- >"$out/chase.txt"
+panel=$(awk -F'[,: ]+' 'NR > 1 && $1 > 600 && $0 ~ /#46D75F/ {
+    if (!n++ || $1 < x0) x0 = $1; if ($1 > x1) x1 = $1; if (!m++ || $2 < y0) y0 = $2; if ($2 > y1) y1 = $2 }
+    END { if (n) print x0 - 70, y0 - 45, x1 + 12, y1 + 70 }' "$out/chase.txt")
+check "the inspector panel is on screen ($panel)" [ -n "$panel" ]
+colours=$(for d in $(sed -n 's/^driver *= *//p' data/races/default.ini); do
+    sed -n 's/^colour *= *#\([0-9a-fA-F]\{6\}\).*/\1/p' "data/races/$d" | tr 'a-f' 'A-F'; done | tr '\n' ' ')
+set -- $panel
+under=$(awk -F'[,: ]+' -v x0="$1" -v y0="$2" -v x1="$3" -v y1="$4" -v cols="$colours" '
+    BEGIN { n = split(cols, c, " "); for (i = 1; i <= n; i++) want["#" c[i]] = 1 }
+    NR > 1 && $1 > 420 { for (f = 1; f <= NF; f++) if ($f in want) { cars++; if ($1 >= x0 && $1 <= x1 && $2 >= y0 && $2 <= y1) inside++ } }
+    END { print cars + 0, inside + 0 }' "$out/chase.txt")
+set -- $under
+check "cars are on screen ($1 px of their colours)" [ "$1" -gt 300 ]
+check "no car under the inspector panel ($2 px)" [ "$2" -eq 0 ]
+
+# a car with a nose: the selected car (chase: pointing up, ringed at the view's middle) is narrower at the front
+sel=$(convert "$out/clicked-keep.png" -format '%[hex:p{69,166}]' info:)
+shape=$(awk -F'[,: ]+' -v c="#$sel" '
+    NR > 1 && $1 >= 836 && $1 <= 858 && $2 >= 388 && $2 <= 440 && index($0, c) {
+        w[$2]++; if (!n++ || $2 < t) t = $2; if ($2 > b) b = $2 }
+    END { h = b - t; for (y = t + int(h / 2); y <= b; y++) if (w[y] > body) body = w[y]
+          print w[int(t + 0.25 * h)] + 0, body + 0, h }' "$out/chase.txt")
+set -- $shape
+check "the selected car's nose ($1 px) is at most half as wide as its body ($2 px), $3 px long" \
+    [ "$3" -gt 12 -a "$1" -gt 0 -a $(($1 * 2)) -le "$2" ]
+
+key c
+shot overview
+key c
+shot director
+check "overview and chase differ" sh -c "! cmp -s '$out/overview.png' '$out/chase.png'"
+close_window
+
+finish
