@@ -239,7 +239,7 @@ static void rnd_panel_no_maps(const SimWorld *world, const SimCar *car, const Dr
 {
     if (car->status == SIM_FINISHED) {
         char t[32];
-        rnd_format_time(t, sizeof t, car->finish_time_s, 3);
+        rnd_format_result_time(t, sizeof t, car->finish_time_s);
         snprintf(why, len, "finished P%d in %s: its race is over, no maps", car->position, t);
     } else if (car->status == SIM_DNF) {
         snprintf(why, len, "retired (%s): out of the race, no maps", car->dnf_reason);

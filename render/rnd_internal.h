@@ -227,6 +227,9 @@ void rnd_hud_draw_help(SDL_Renderer *r, RndText *text, int view_w, int view_h);
 void rnd_hud_draw_results(SDL_Renderer *r, RndText *text, const RndFrame *frame, int view_w, int view_h);
 /* Formats a time as m:ss.mmm (or s.mmm below a minute). */
 void rnd_format_time(char *buf, size_t len, double t_s, int decimals);
+/* A result (race time, best lap): m:ss.mmm rounded to the millisecond, as the terminal table prints it, where the
+ * race clock truncates. */
+void rnd_format_result_time(char *buf, size_t len, double t_s);
 
 /* ---- the context-map inspector (rnd_inspector.c) ---------------------------------------------------------------- */
 

@@ -73,6 +73,7 @@ void rnd_view_reset(RndView *view, const SimWorld *world)
     rnd_timing_reset(&view->timing, world);
     rnd_director_reset(&view->director, world);
     view->car_count = 0;
+    view->ui.results_hidden = false; /* a new race shows its results again */
     if (view->ui.selected >= sim_world_car_count(world))
         view->ui.selected = sim_world_car_count(world) > 0 ? 0 : -1;
 }

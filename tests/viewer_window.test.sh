@@ -128,4 +128,29 @@ shot director
 check "overview and chase differ" sh -c "! cmp -s '$out/overview.png' '$out/chase.png'"
 close_window
 
+# ---- the results screen: styled, right of the tower and the ticker; Enter hides it, r brings a new race's back ----
+accent() { count_rgb "$1" "$2" 0 "$3" 800 FFCD3C; } # the results' accent (title, top rule) in x from $2, $3 wide
+tower_rows() { mean "$1" 12 100 390 190; }
+RACESIM_SPEED=64 open_window tests/data/exp_race.ini --laps 1 --seed 2 || check "the window opens" false
+for i in $(seq 1 60); do
+    shot results
+    [ "$(accent results 420 860)" -gt 400 ] && break
+    sleep 0.5
+done
+check "the results screen shows ($(accent results 420 860) accent px right of the tower)" [ "$(accent results 420 860) " -gt 400 ]
+check "the tower stays clear of it ($(accent results 0 415) accent px over the tower)" [ "$(accent results 0 415)" -lt 400 ]
+lit=$(tower_rows results)
+check "the tower's rows are still drawn (brightness $lit)" awk -v a="$lit" 'BEGIN { exit !(a > 0.15) }'
+key Return
+shot hidden
+check "Enter hides the results ($(accent hidden 420 860) px)" [ "$(accent hidden 420 860)" -lt 100 ]
+key r
+for i in $(seq 1 60); do
+    sleep 0.5
+    shot again
+    [ "$(accent again 420 860)" -gt 400 ] && break
+done
+check "after r the next race's results show again" [ "$(accent again 420 860)" -gt 400 ]
+close_window
+
 finish
