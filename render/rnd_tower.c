@@ -23,7 +23,7 @@ typedef struct RndTowerCols {
 
 int rnd_tower_width(RndText *text)
 {
-    return rnd_text_width(text, RND_FONT_NORMAL, "00 000 MMMMMMMMMM +00.0 +00.0 0:00.00") +
+    return rnd_text_width(text, RND_FONT_NORMAL, "00 000 MMMMMMMMMM +00.000 +00.000 0:00.00") +
            rnd_text_width(text, RND_FONT_SMALL, "+00") + 52;
 }
 
@@ -38,7 +38,8 @@ static RndTowerCols rnd_tower_cols(RndText *text)
     c.name_x = c.num_x + (float)rnd_text_width(text, RND_FONT_NORMAL, "000") + 8.0f;
     c.last_right = c.x + c.w - RND_PANEL_PAD;
     c.gap_right = c.last_right - (float)rnd_text_width(text, RND_FONT_NORMAL, "0:00.00") - 10.0f;
-    c.int_right = c.gap_right - (float)rnd_text_width(text, RND_FONT_NORMAL, "+00.0") - 10.0f;
+    /* a finished car's figures have three decimals */
+    c.int_right = c.gap_right - (float)rnd_text_width(text, RND_FONT_NORMAL, "+00.000") - 10.0f;
     return c;
 }
 
