@@ -1,82 +1,9 @@
-/* lab_chart.c: SVG lap, gap and A/B charts (see lab_chart.h). Dark background, as on a timing screen, so that
- * bright driver colours read well. */
-#include "lab.h"
+/* lab_chart.c: the race chart (lap chart above gap chart) and the A/B chart, as SVG (see lab.h). */
+#include "lab_svg.h"
 
-#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CH_BG "#15151e"
-#define CH_GRID "#33333f"
-#define CH_TEXT "#e8e8f0"
-#define CH_DIM "#9a9aaa"
-#define CH_FONT "font-family=\"DejaVu Sans, Arial, sans-serif\""
-
-/* ---- SVG primitives ----------------------------------------------------------------------------------------- */
-
-/* XML-escaped text. SVG collapses runs of spaces, so each space after the first of a run is a no-break space
- * (&#160;): "seed 1  5 laps" keeps its two spaces. */
-static void ch_escaped(FILE *out, const char *s)
-{
-    for (const char *p = s; *p; p++) {
-        if (*p == ' ' && (p == s || p[-1] == ' ')) {
-            fputs("&#160;", out);
-            continue;
-        }
-        switch (*p) {
-        case '&': fputs("&amp;", out); break;
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '"': fputs("&quot;", out); break;
-        default:
-            if ((unsigned char)*p >= 0x20)
-                fputc(*p, out);
-        }
-    }
-}
-
-/* Text at (x, y); anchor "start", "middle" or "end". */
-static void ch_text(FILE *out, double x, double y, const char *anchor, int size, const char *fill, const char *s)
-{
-    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\" fill=\"%s\">", x, y, anchor, size,
-            fill);
-    ch_escaped(out, s);
-    fputs("</text>\n", out);
-}
-
-static void ch_line(FILE *out, double x1, double y1, double x2, double y2, const char *stroke, double width)
-{
-    fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.1f\"/>\n", x1,
-            y1, x2, y2, stroke, width);
-}
-
-static void ch_colour(char *buf, size_t len, const uint8_t c[3])
-{
-    snprintf(buf, len, "#%02x%02x%02x", c[0], c[1], c[2]);
-}
-
-/* An overtake marker: an upward triangle in the passer's colour, outlined so that it reads on its own line. */
-static void ch_pass(FILE *out, double x, double y, const char *fill)
-{
-    fprintf(out, "<path class=\"pass\" d=\"M%.1f %.1fl6 10h-12z\" fill=\"%s\" stroke=\"" CH_BG "\" "
-            "stroke-width=\"1.2\"/>\n", x, y - 6, fill);
-}
-
-/* A contact marker: an orange cross. */
-static void ch_contact(FILE *out, double x, double y)
-{
-    fprintf(out, "<path class=\"contact\" d=\"M%.1f %.1fl8 8m0 -8l-8 8\" stroke=\"#ff9f1c\" stroke-width=\"2.2\" "
-            "fill=\"none\"/>\n", x - 4, y - 4);
-}
-
-/* A step of 1, 2 or 5 times a power of ten giving about `ticks` intervals over `range`. */
-static double ch_nice_step(double range, int ticks)
-{
-    double raw = range / ticks, mag = pow(10.0, floor(log10(raw)));
-    double r = raw / mag;
-    return (r <= 1.0 ? 1.0 : r <= 2.0 ? 2.0 : r <= 5.0 ? 5.0 : 10.0) * mag;
-}
 
 /* ---- the lap chart ------------------------------------------------------------------------------------------ */
 
@@ -94,20 +21,20 @@ static void ch_lap_axes(FILE *out, const SimTrace *t, const ChBox *b)
 {
     char s[64];
     snprintf(s, sizeof s, "Lap chart: position at %d points a lap", t->per_lap);
-    ch_text(out, b->x, b->y - 22, "start", 15, CH_TEXT, s);
+    lab_svg_text(out, b->x, b->y - 22, "start", 15, LAB_SVG_TEXT, s);
     /* the legend of the event markers, right-aligned above the chart */
     double lx = b->x + b->w;
-    ch_text(out, lx, b->y - 22, "end", 12, CH_DIM, "contact");
-    ch_contact(out, lx - 58, b->y - 26);
-    ch_text(out, lx - 72, b->y - 22, "end", 12, CH_DIM, "overtake (passer's colour)");
-    ch_pass(out, lx - 240, b->y - 26, CH_TEXT);
+    lab_svg_text(out, lx, b->y - 22, "end", 12, LAB_SVG_DIM, "contact");
+    lab_svg_contact(out, lx - 58, b->y - 26);
+    lab_svg_text(out, lx - 72, b->y - 22, "end", 12, LAB_SVG_DIM, "overtake (passer's colour)");
+    lab_svg_pass(out, lx - 240, b->y - 26, LAB_SVG_TEXT);
     int every = t->laps > 30 ? t->laps / 15 : 1;
     for (int lap = 0; lap <= t->laps; lap++) {
         double x = ch_lap_x(b, t, lap);
-        ch_line(out, x, b->y - 6, x, b->y + b->h + 6, CH_GRID, 1);
+        lab_svg_line(out, x, b->y - 6, x, b->y + b->h + 6, LAB_SVG_GRID, 1);
         if (lap % every == 0 || lap == t->laps) {
             snprintf(s, sizeof s, lap == 0 ? "grid" : "L%d", lap);
-            ch_text(out, x, b->y + b->h + 24, "middle", 12, CH_DIM, s);
+            lab_svg_text(out, x, b->y + b->h + 24, "middle", 12, LAB_SVG_DIM, s);
         }
     }
 }
@@ -117,7 +44,7 @@ static void ch_car_label(FILE *out, const SimTraceCar *c, double x, double y, bo
 {
     char s[96];
     snprintf(s, sizeof s, "P%d  #%d %s", pos, c->number, c->name);
-    ch_text(out, x, y + 4, left ? "end" : "start", 12, col, s);
+    lab_svg_text(out, x, y + 4, left ? "end" : "start", 12, col, s);
 }
 
 /* Every marker, not only the lap lines, so that places changed within a lap (the first lap above all) show. */
@@ -125,7 +52,7 @@ static void ch_lap_car(FILE *out, const SimTrace *t, const ChBox *b, int c)
 {
     const SimTraceCar *car = &t->cars[c];
     char col[16];
-    ch_colour(col, sizeof col, car->colour);
+    lab_svg_colour(col, sizeof col, car->colour);
     double last_x = ch_lap_x(b, t, 0), last_y = ch_pos_y(b, t, car->grid);
     int last_pos = car->grid;
     fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"3\" stroke-linejoin=\"round\" "
@@ -143,7 +70,7 @@ static void ch_lap_car(FILE *out, const SimTrace *t, const ChBox *b, int c)
     fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>\n", last_x, last_y, col);
     ch_car_label(out, car, b->x - 10, ch_pos_y(b, t, car->grid), true, car->grid, col);
     if (car->status == SIM_DNF)
-        ch_text(out, last_x + 8, last_y + 4, "start", 11, col, "DNF");
+        lab_svg_text(out, last_x + 8, last_y + 4, "start", 11, col, "DNF");
     else
         ch_car_label(out, car, b->x + b->w + 10, last_y, false, last_pos, col);
 }
@@ -157,10 +84,10 @@ static void ch_lap_events(FILE *out, const SimTrace *t, const ChBox *b)
         double lap = fmin(fmax(e->lap, 0.0), (double)t->laps);
         double x = ch_lap_x(b, t, lap), y = ch_pos_y(b, t, e->position_a);
         if (e->type == SIM_EV_OVERTAKE) {
-            ch_colour(col, sizeof col, t->cars[e->a].colour);
-            ch_pass(out, x, y, col);
+            lab_svg_colour(col, sizeof col, t->cars[e->a].colour);
+            lab_svg_pass(out, x, y, col);
         } else {
-            ch_contact(out, x, y);
+            lab_svg_contact(out, x, y);
         }
     }
 }
@@ -181,11 +108,6 @@ static double ch_gap(const SimTrace *t, int c, int k)
     return mine - lead;
 }
 
-static int ch_cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* The scale's top: the largest gap, unless a few stragglers (a crashed or lapped car) would flatten everyone else:
  * then 1.25 x the 90th percentile, and lines beyond it are clipped at the bottom edge. */
@@ -203,7 +125,7 @@ static double ch_gap_top(const SimTrace *t)
         }
     double top = 1.0;
     if (n > 0) {
-        qsort(g, (size_t)n, sizeof *g, ch_cmp_double);
+        qsort(g, (size_t)n, sizeof *g, lab_svg_cmp_double);
         double p90 = g[(long)(0.9 * (double)(n - 1))], max = g[n - 1];
         top = max > 3.0 * p90 && p90 > 0.0 ? 1.25 * p90 : max;
     }
@@ -214,20 +136,20 @@ static double ch_gap_top(const SimTrace *t)
 static void ch_gap_axes(FILE *out, const SimTrace *t, const ChBox *b, double top, double step)
 {
     char s[32];
-    ch_text(out, b->x, b->y - 22, "start", 15, CH_TEXT, "Gap chart: seconds behind the leader (10 points per lap)");
+    lab_svg_text(out, b->x, b->y - 22, "start", 15, LAB_SVG_TEXT, "Gap chart: seconds behind the leader (10 points per lap)");
     for (double g = 0.0; g <= top + 1e-9; g += step) {
         double y = b->y + b->h * g / top;
-        ch_line(out, b->x, y, b->x + b->w, y, CH_GRID, 1);
+        lab_svg_line(out, b->x, y, b->x + b->w, y, LAB_SVG_GRID, 1);
         snprintf(s, sizeof s, step < 1.0 ? "%.1f s" : "%.0f s", g);
-        ch_text(out, b->x - 8, y + 4, "end", 12, CH_DIM, s);
+        lab_svg_text(out, b->x - 8, y + 4, "end", 12, LAB_SVG_DIM, s);
     }
     int every = t->laps > 30 ? t->laps / 15 : 1;
     for (int lap = 0; lap <= t->laps; lap++) {
         double x = ch_lap_x(b, t, lap);
-        ch_line(out, x, b->y, x, b->y + b->h, CH_GRID, 1);
+        lab_svg_line(out, x, b->y, x, b->y + b->h, LAB_SVG_GRID, 1);
         if (lap % every == 0 || lap == t->laps) {
             snprintf(s, sizeof s, lap == 0 ? "start" : "L%d", lap);
-            ch_text(out, x, b->y + b->h + 20, "middle", 12, CH_DIM, s);
+            lab_svg_text(out, x, b->y + b->h + 20, "middle", 12, LAB_SVG_DIM, s);
         }
     }
 }
@@ -265,10 +187,10 @@ static int ch_cmp_label(const void *a, const void *b)
 static void ch_label_draw(FILE *out, const ChLabel *l)
 {
     if (fabs(l->y - (l->line_y + 4)) > 1.0)
-        ch_line(out, l->line_x + 1, l->line_y, l->line_x + 7, l->y - 4, l->col, 0.8);
+        lab_svg_line(out, l->line_x + 1, l->line_y, l->line_x + 7, l->y - 4, l->col, 0.8);
     fprintf(out, "<text class=\"endlabel\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"start\" font-size=\"%d\" "
             "fill=\"%s\">", l->line_x + 8, l->y, CH_LABEL_FONT, l->col);
-    ch_escaped(out, l->text);
+    lab_svg_escaped(out, l->text);
     fputs("</text>\n", out);
 }
 
@@ -311,7 +233,7 @@ static int ch_gap_car(FILE *out, const SimTrace *t, const ChBox *b, int c, doubl
 {
     const SimTraceCar *car = &t->cars[c];
     char col[16];
-    ch_colour(col, sizeof col, car->colour);
+    lab_svg_colour(col, sizeof col, car->colour);
     double last_x = 0.0, last_y = 0.0, last_gap = -1.0;
     fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-linejoin=\"round\" points=\"", col);
     for (int k = 0; k < t->markers; k++) {
@@ -343,13 +265,13 @@ void lab_chart_race_svg(const SimTrace *t, const char *title, FILE *out)
     ChBox gap = {200, lap.y + lap.h + 110, 860, gap_h};
     double height = gap.y + gap.h + 60;
     fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-            CH_FONT ">\n<rect width=\"100%%\" height=\"100%%\" fill=\"" CH_BG "\"/>\n", width, height, width, height);
-    ch_text(out, 24, 36, "start", 20, CH_TEXT, title);
+            LAB_SVG_FONT ">\n<rect width=\"100%%\" height=\"100%%\" fill=\"" LAB_SVG_BG "\"/>\n", width, height, width, height);
+    lab_svg_text(out, 24, 36, "start", 20, LAB_SVG_TEXT, title);
     ch_lap_axes(out, t, &lap);
     for (int c = t->car_count - 1; c >= 0; c--) /* the leaders drawn last, on top */
         ch_lap_car(out, t, &lap, c);
     ch_lap_events(out, t, &lap);
-    double top = ch_gap_top(t), step = ch_nice_step(top, 6);
+    double top = ch_gap_top(t), step = lab_svg_nice_step(top, 6);
     top = ceil(top / step) * step;
     ch_gap_axes(out, t, &gap, top, step);
     ChLabel *labels = malloc((size_t)t->car_count * sizeof *labels);
@@ -380,31 +302,31 @@ static void ch_ab_row(FILE *out, const LabAbResult *r, double y, double row_h)
             higher_better ? mid : x0, y, w / 2, row_h - 10, "#2ecc71");
     fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" opacity=\"0.18\"/>\n",
             higher_better ? x0 : mid, y, w / 2, row_h - 10, "#e74c3c");
-    ch_line(out, mid, y, mid, y + row_h - 10, CH_DIM, 1.5);
+    lab_svg_line(out, mid, y, mid, y + row_h - 10, LAB_SVG_DIM, 1.5);
     double cy = y + (row_h - 10) / 2, scale = (w / 2) / half_range;
-    const char *colour = r->t.p < 0.05 ? "#ffd400" : CH_TEXT;
-    ch_line(out, mid + r->t.lo * scale, cy, mid + r->t.hi * scale, cy, colour, 3);
-    ch_line(out, mid + r->t.lo * scale, cy - 8, mid + r->t.lo * scale, cy + 8, colour, 3);
-    ch_line(out, mid + r->t.hi * scale, cy - 8, mid + r->t.hi * scale, cy + 8, colour, 3);
+    const char *colour = r->t.p < 0.05 ? "#ffd400" : LAB_SVG_TEXT;
+    lab_svg_line(out, mid + r->t.lo * scale, cy, mid + r->t.hi * scale, cy, colour, 3);
+    lab_svg_line(out, mid + r->t.lo * scale, cy - 8, mid + r->t.lo * scale, cy + 8, colour, 3);
+    lab_svg_line(out, mid + r->t.hi * scale, cy - 8, mid + r->t.hi * scale, cy + 8, colour, 3);
     fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"%s\"/>\n", mid + r->t.mean * scale, cy, colour);
     /* the labels sit on their own side of zero */
-    ch_text(out, higher_better ? x0 + w - 6 : x0 + 6, y + 14, higher_better ? "end" : "start", 10, "#2ecc71",
+    lab_svg_text(out, higher_better ? x0 + w - 6 : x0 + 6, y + 14, higher_better ? "end" : "start", 10, "#2ecc71",
             "B better");
-    ch_text(out, higher_better ? x0 + 6 : x0 + w - 6, y + 14, higher_better ? "start" : "end", 10, "#e74c3c",
+    lab_svg_text(out, higher_better ? x0 + 6 : x0 + w - 6, y + 14, higher_better ? "start" : "end", 10, "#e74c3c",
             "B worse");
     snprintf(s, sizeof s, "%+.3g", -half_range);
-    ch_text(out, x0, y + row_h - 14, "start", 10, CH_DIM, s);
+    lab_svg_text(out, x0, y + row_h - 14, "start", 10, LAB_SVG_DIM, s);
     snprintf(s, sizeof s, "%+.3g", half_range);
-    ch_text(out, x0 + w, y + row_h - 14, "end", 10, CH_DIM, s);
+    lab_svg_text(out, x0 + w, y + row_h - 14, "end", 10, LAB_SVG_DIM, s);
     snprintf(s, sizeof s, "%s (%s)", lab_ab_metric_name(r->metric), ch_ab_units[r->metric]);
-    ch_text(out, 24, cy - 4, "start", 15, CH_TEXT, s);
+    lab_svg_text(out, 24, cy - 4, "start", 15, LAB_SVG_TEXT, s);
     snprintf(s, sizeof s, "mean A %.2f, B %.2f (%ld pairs)", r->mean_a, r->mean_b, r->n);
-    ch_text(out, 24, cy + 16, "start", 12, CH_DIM, s);
+    lab_svg_text(out, 24, cy + 16, "start", 12, LAB_SVG_DIM, s);
     lab_ab_format_p(r->t.p, p, sizeof p);
     snprintf(s, sizeof s, "B - A %+.2f  [%+.2f, %+.2f]  %s", r->t.mean, r->t.lo, r->t.hi, p);
-    ch_text(out, x0 + w + 20, cy - 4, "start", 14, colour, s);
+    lab_svg_text(out, x0 + w + 20, cy - 4, "start", 14, colour, s);
     lab_ab_verdict(r, s, sizeof s);
-    ch_text(out, x0 + w + 20, cy + 16, "start", 12, colour, s);
+    lab_svg_text(out, x0 + w + 20, cy + 16, "start", 12, colour, s);
 }
 
 void lab_chart_ab_svg(const LabAbTally *t, int only, FILE *out)
@@ -413,13 +335,13 @@ void lab_chart_ab_svg(const LabAbTally *t, int only, FILE *out)
     const double row_h = 84, top = 110, width = 1400, height = top + rows * row_h + 50;
     char s[SIM_PATH_LEN * 2 + 64];
     fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-            CH_FONT ">\n<rect width=\"100%%\" height=\"100%%\" fill=\"" CH_BG "\"/>\n", width, height, width, height);
+            LAB_SVG_FONT ">\n<rect width=\"100%%\" height=\"100%%\" fill=\"" LAB_SVG_BG "\"/>\n", width, height, width, height);
     snprintf(s, sizeof s, "A/B: %s vs %s, %ld paired races of %s", t->a_name, t->b_name, t->pairs, t->race);
-    ch_text(out, 24, 36, "start", 20, CH_TEXT, s);
-    ch_text(out, 24, 62, "start", 13, CH_DIM, "mean paired difference B - A with its 95% interval (paired t-test); "
+    lab_svg_text(out, 24, 36, "start", 20, LAB_SVG_TEXT, s);
+    lab_svg_text(out, 24, 62, "start", 13, LAB_SVG_DIM, "mean paired difference B - A with its 95% interval (paired t-test); "
             "green side = B better, yellow = significant at 0.05");
     snprintf(s, sizeof s, "A = %s   B = %s", t->a_driver, t->b_driver);
-    ch_text(out, 24, 84, "start", 12, CH_DIM, s);
+    lab_svg_text(out, 24, 84, "start", 12, LAB_SVG_DIM, s);
     int row = 0;
     for (int m = 0; m < LAB_AB_METRIC_COUNT; m++) {
         if (only >= 0 && m != only)
@@ -431,203 +353,3 @@ void lab_chart_ab_svg(const LabAbTally *t, int only, FILE *out)
     fputs("</svg>\n", out);
 }
 
-/* ---- the batch chart ---------------------------------------------------------------------------------------- */
-
-LabBatchChart *lab_batch_chart_create(void)
-{
-    LabBatchChart *c = calloc(1, sizeof *c);
-    if (c)
-        memset(c->colour, 0xb0, sizeof c->colour);
-    return c;
-}
-
-void lab_batch_chart_destroy(LabBatchChart *c)
-{
-    if (!c)
-        return;
-    for (int i = 0; i < SIM_MAX_CARS; i++)
-        free(c->best_lap_s[i]);
-    free(c);
-}
-
-int lab_batch_chart_add(LabBatchChart *c, const LabBatchTally *t, const LabRecord *rec, char *err, size_t err_len)
-{
-    for (int i = 0; i < rec->car_count; i++) {
-        const LabCarRecord *car = &rec->cars[i];
-        int row = lab_batch_tally_row(t, car);
-        if (row < 0) {
-            snprintf(err, err_len, "\"%.100s\" #%d is not in the tally", car->name, car->number);
-            return 1;
-        }
-        bool placed = car->status != SIM_DNF && car->position >= 1 && car->position <= SIM_MAX_CARS;
-        c->finish[row][placed ? car->position - 1 : SIM_MAX_CARS]++;
-        if (car->best_lap_s <= 0.0)
-            continue;
-        if (c->best_n[row] == c->best_cap[row]) {
-            long cap = c->best_cap[row] ? 2 * c->best_cap[row] : 64;
-            double *grown = realloc(c->best_lap_s[row], (size_t)cap * sizeof *grown);
-            if (!grown) {
-                snprintf(err, err_len, "out of memory");
-                return 1;
-            }
-            c->best_lap_s[row] = grown;
-            c->best_cap[row] = cap;
-        }
-        c->best_lap_s[row][c->best_n[row]++] = car->best_lap_s;
-    }
-    return 0;
-}
-
-/* The q-quantile of sorted values (linear between neighbours). */
-static double ch_quantile(const double *v, long n, double q)
-{
-    double at = q * (double)(n - 1);
-    long i = (long)at;
-    return i + 1 < n ? v[i] + (at - (double)i) * (v[i + 1] - v[i]) : v[n - 1];
-}
-
-typedef struct ChBatch {
-    const LabBatchTally *t;
-    const LabBatchChart *c;
-    double row_h, pos_x, pos_w, lap_x, lap_w;
-    double lap_lo, lap_hi; /* s, the pace axis */
-    long most;             /* the largest count of one place: its dot fills the cell */
-} ChBatch;
-
-static double ch_batch_pos_x(const ChBatch *b, int column) /* column car_count = retired */
-{
-    return b->pos_x + b->pos_w * (column + 0.5) / (b->t->car_count + 1);
-}
-
-static double ch_batch_lap_x(const ChBatch *b, double s)
-{
-    return b->lap_x + b->lap_w * (s - b->lap_lo) / (b->lap_hi - b->lap_lo);
-}
-
-/* The pace axis: every best lap in view, padded to whole ticks. */
-static double ch_batch_lap_range(ChBatch *b)
-{
-    double lo = 0.0, hi = 0.0;
-    bool any = false;
-    for (int r = 0; r < b->t->car_count; r++)
-        for (long i = 0; i < b->c->best_n[r]; i++) {
-            double x = b->c->best_lap_s[r][i];
-            lo = any ? fmin(lo, x) : x;
-            hi = any ? fmax(hi, x) : x;
-            any = true;
-        }
-    if (hi - lo < 0.2)
-        lo -= 0.1, hi += 0.1;
-    double step = ch_nice_step(hi - lo, 5);
-    b->lap_lo = floor(lo / step) * step;
-    b->lap_hi = ceil(hi / step) * step;
-    return step;
-}
-
-static void ch_batch_axes(FILE *out, ChBatch *b, double top, double bottom)
-{
-    char s[32];
-    ch_text(out, b->pos_x, top - 34, "start", 15, CH_TEXT, "Finishing place (dot area = races in that place, tick = mean)");
-    for (int col = 0; col <= b->t->car_count; col++) {
-        double x = ch_batch_pos_x(b, col);
-        ch_line(out, x, top - 4, x, bottom, CH_GRID, 1);
-        if (col == b->t->car_count)
-            snprintf(s, sizeof s, "DNF");
-        else if (b->t->car_count <= 12 || col % 2 == 0 || col == b->t->car_count - 1)
-            snprintf(s, sizeof s, "%d", col + 1);
-        else
-            continue;
-        ch_text(out, x, top - 10, "middle", 11, CH_DIM, s);
-    }
-    ch_text(out, b->lap_x, top - 34, "start", 15, CH_TEXT, "Best lap per race, s");
-    double step = ch_batch_lap_range(b);
-    for (double v = b->lap_lo; v <= b->lap_hi + 1e-9; v += step) {
-        double x = ch_batch_lap_x(b, v);
-        ch_line(out, x, top - 4, x, bottom, CH_GRID, 1);
-        snprintf(s, sizeof s, step < 1.0 ? "%.1f" : "%.0f", v);
-        ch_text(out, x, top - 10, "middle", 11, CH_DIM, s);
-    }
-}
-
-static void ch_batch_places(FILE *out, const ChBatch *b, int row, double cy, const char *col)
-{
-    const LabDriverTally *d = &b->t->drivers[row];
-    double col_w = b->pos_w / (b->t->car_count + 1), r_max = fmin(col_w, b->row_h) / 2 - 1;
-    for (int p = 0; p <= b->t->car_count; p++) {
-        long k = b->c->finish[row][p == b->t->car_count ? SIM_MAX_CARS : p];
-        if (k == 0)
-            continue;
-        double r = fmax(1.5, r_max * sqrt((double)k / (double)b->most));
-        fprintf(out, "<circle class=\"place\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"/>\n",
-                ch_batch_pos_x(b, p), cy, r, col);
-    }
-    if (d->position.n > 0) {
-        double x = b->pos_x + b->pos_w * (d->position.mean - 0.5) / (b->t->car_count + 1);
-        fprintf(out, "<line class=\"mean\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"" CH_TEXT "\" "
-                "stroke-width=\"2\"/>\n", x, cy - b->row_h * 0.42, x, cy + b->row_h * 0.42);
-    }
-}
-
-/* A box plot: whiskers from the fastest to the slowest, the box over the middle half, a white median. */
-static void ch_batch_pace(FILE *out, const ChBatch *b, int row, double cy, const char *col)
-{
-    long n = b->c->best_n[row];
-    if (n == 0) {
-        ch_text(out, b->lap_x, cy + 4, "start", 11, CH_DIM, "no lap completed");
-        return;
-    }
-    double *v = malloc((size_t)n * sizeof *v);
-    if (!v)
-        return;
-    memcpy(v, b->c->best_lap_s[row], (size_t)n * sizeof *v);
-    qsort(v, (size_t)n, sizeof *v, ch_cmp_double);
-    double x0 = ch_batch_lap_x(b, v[0]), x1 = ch_batch_lap_x(b, v[n - 1]);
-    double q1 = ch_batch_lap_x(b, ch_quantile(v, n, 0.25)), q3 = ch_batch_lap_x(b, ch_quantile(v, n, 0.75));
-    double med = ch_quantile(v, n, 0.5), h = b->row_h * 0.6;
-    ch_line(out, x0, cy, x1, cy, col, 1.5);
-    ch_line(out, x0, cy - h / 3, x0, cy + h / 3, col, 1.5);
-    ch_line(out, x1, cy - h / 3, x1, cy + h / 3, col, 1.5);
-    fprintf(out, "<rect class=\"box\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
-            "fill-opacity=\"0.45\" stroke=\"%s\" stroke-width=\"1.5\"/>\n", q1, cy - h / 2, fmax(q3 - q1, 1.0), h, col,
-            col);
-    double mx = ch_batch_lap_x(b, med);
-    ch_line(out, mx, cy - h / 2, mx, cy + h / 2, CH_TEXT, 2);
-    char s[32];
-    snprintf(s, sizeof s, "%.3f", med);
-    ch_text(out, b->lap_x + b->lap_w + 12, cy + 4, "start", 11, CH_DIM, s);
-    free(v);
-}
-
-void lab_chart_batch_svg(const LabBatchTally *t, const LabBatchChart *c, FILE *out)
-{
-    int rows[SIM_MAX_CARS];
-    int n = lab_batch_tally_order(t, rows);
-    ChBatch b = {t, c, t->car_count > 24 ? 20.0 : 28.0, 250, 560, 880, 300, 0.0, 1.0, 1};
-    for (int r = 0; r < t->car_count; r++)
-        for (int p = 0; p <= SIM_MAX_CARS; p++)
-            b.most = c->finish[r][p] > b.most ? c->finish[r][p] : b.most;
-    const double top = 128, width = 1280, height = top + n * b.row_h + 40;
-    char s[SIM_PATH_LEN + 160], col[16];
-    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-            CH_FONT ">\n<rect width=\"100%%\" height=\"100%%\" fill=\"" CH_BG "\"/>\n", width, height, width, height);
-    snprintf(s, sizeof s, "%s  %ld races (seeds %" PRIu64 "..%" PRIu64 ")  %d lap%s  %d cars, grid shuffled by seed",
-             t->race, t->races, t->first_seed, t->last_seed, t->laps, t->laps == 1 ? "" : "s", t->car_count);
-    ch_text(out, 24, 36, "start", 20, CH_TEXT, s);
-    ch_text(out, 24, 60, "start", 12, CH_DIM, "rows by mean finishing place; the box holds the middle half of the "
-            "best laps, the white line is the median (its value on the right), the whiskers the fastest and slowest");
-    ch_batch_axes(out, &b, top, top + n * b.row_h);
-    for (int i = 0; i < n; i++) {
-        int row = rows[i];
-        const LabDriverTally *d = &t->drivers[row];
-        double cy = top + (i + 0.5) * b.row_h;
-        ch_colour(col, sizeof col, c->colour[row]);
-        if (i % 2 == 0)
-            fprintf(out, "<rect x=\"16\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" fill=\"#ffffff\" "
-                    "fill-opacity=\"0.03\"/>\n", cy - b.row_h / 2, width - 32, b.row_h);
-        snprintf(s, sizeof s, "#%d %s", d->number, d->name);
-        ch_text(out, b.pos_x - 14, cy + 4, "end", 12, col, s);
-        ch_batch_places(out, &b, row, cy, col);
-        ch_batch_pace(out, &b, row, cy, col);
-    }
-    fputs("</svg>\n", out);
-}

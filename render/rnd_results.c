@@ -11,7 +11,7 @@
 static const RndRgba rnd_res_main = {235, 235, 240, 255};
 static const RndRgba rnd_res_dim = {150, 155, 170, 255};
 static const RndRgba rnd_res_accent = {255, 205, 60, 255};
-static const RndRgba rnd_res_fastest = {190, 110, 255, 255};
+static const RndRgba rnd_res_fastest = {190, 90, 255, 255}; /* as the tower's */
 static const RndRgba rnd_res_dnf = {235, 90, 80, 255};
 
 typedef struct RndResCols {
