@@ -6,6 +6,7 @@
 #   the inspector panel covers no car (the chase camera at the start: the grid runs down the screen, under the
 #   panel's first spot, so it has to move);
 #   the results screen sits right of the tower and the ticker; Enter hides it; after r the next results show;
+#   run-off is drawn beside the track close up and not in the overview;
 #   cars have a nose (a quarter of the way back from the front, under 0.6 of the widest; measured on the selected
 #   car in the chase camera).
 # Skips (0 passed, 0 failed) when Xvfb, xdotool or import is missing.
@@ -131,6 +132,11 @@ shot overview
 key c
 shot director
 check "overview and chase differ" sh -c "! cmp -s '$out/overview.png' '$out/chase.png'"
+# run-off beside the track close up, none in the overview, where it would only thicken the line (scale-aware detail)
+runoff_near=$(count_rgb chase 460 0 820 800 707A62)
+runoff_far=$(count_rgb overview 460 0 820 800 707A62)
+check "run-off beside the track close up ($runoff_near px), none in the overview ($runoff_far px)" \
+    [ "$runoff_near" -gt 2000 -a "$runoff_far" -eq 0 ]
 close_window
 
 # ---- the results screen: styled, right of the tower and the ticker; Enter hides it, r brings a new race's back ----
