@@ -48,7 +48,7 @@ open_window() {
     SDL_RENDER_DRIVER=software "$prog" run "$race" --quiet "$@" >"$out/app.log" 2>&1 &
     app=$!
     win=""
-    for i in $(seq 1 50); do
+    for i in $(seq 1 150); do # up to 30 s: a loaded machine builds the drivers' tables slowly
         win=$(xdotool search --name "racesim - " 2>/dev/null | head -n 1)
         [ -n "$win" ] && break
         sleep 0.2
@@ -65,7 +65,8 @@ close_window() {
     app=""
 }
 key() { xdotool key --window "$win" "$@"; sleep 0.4; }
-shot() { import -window "$win" "$out/$1.png"; }
+# never without a window id: import would wait for a click
+shot() { [ -n "$win" ] && timeout 20 import -window "$win" "$out/$1.png"; }
 # mean brightness (0..1) of a w x h box at x,y of a capture
 mean() { convert "$out/$1.png" -crop "$4x$5+$2+$3" +repage -colorspace Gray -format '%[fx:mean]' info:; }
 # the count of pixels of one colour (hex rrggbb) in a box
@@ -75,7 +76,10 @@ count_rgb() {
 }
 
 # ---- a click on a tower row selects its car ----------------------------------------------------------------------
-check "the window opens" open_window data/races/default.ini --seed 1
+if ! open_window data/races/default.ini --seed 1; then
+    check "the window opens ($(cat "$out/app.log"))" false
+    finish
+fi
 key space                      # paused, so the rows stay put
 shot before
 xdotool mousemove --window "$win" 200 166 click 1   # the fourth row (header 62..100, rows 19 px)
@@ -142,7 +146,10 @@ close_window
 # ---- the results screen: styled, right of the tower and the ticker; Enter hides it, r brings a new race's back ----
 accent() { count_rgb "$1" "$2" 0 "$3" 800 FFCD3C; } # the results' accent (title, top rule) in x from $2, $3 wide
 tower_rows() { mean "$1" 12 100 390 190; }
-RACESIM_SPEED=64 open_window tests/data/exp_race.ini --laps 1 --seed 2 || check "the window opens" false
+if ! RACESIM_SPEED=64 open_window tests/data/exp_race.ini --laps 1 --seed 2; then
+    check "the window opens again ($(cat "$out/app.log"))" false
+    finish
+fi
 for i in $(seq 1 60); do
     shot results
     [ "$(accent results 460 820)" -gt 400 ] && break
