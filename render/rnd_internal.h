@@ -206,8 +206,9 @@ typedef struct RndHudState {
 
 void rnd_hud_reset(RndHudState *hud);
 void rnd_hud_observe(RndHudState *hud, const SimWorld *world);
+/* `timeline`: keep room for the timeline bar at the foot of the column */
 void rnd_hud_draw(SDL_Renderer *r, RndText *text, const RndHudState *hud, const RndTiming *timing,
-                  const RndFrame *frame, const RndUi *ui, const RndCamera *cam, int view_w, int view_h,
+                  const RndFrame *frame, const RndUi *ui, const RndCamera *cam, bool timeline, int view_w, int view_h,
                   RndTowerHits *hits);
 /* ---- the standings tower (rnd_tower.c) --------------------------------------------------------------------------- */
 
@@ -230,6 +231,13 @@ void rnd_format_time(char *buf, size_t len, double t_s, int decimals);
 /* A result (race time, best lap): m:ss.mmm rounded to the millisecond, as the terminal table prints it, where the
  * race clock truncates. */
 void rnd_format_result_time(char *buf, size_t len, double t_s);
+
+/* ---- the timeline of the window's replay (rnd_replay.c) ---------------------------------------------------------- */
+
+/* Room the timeline takes at the foot of the HUD column, px. */
+#define RND_TIMELINE_H 18.0f
+/* The bar at the foot of the HUD column, from RND_TOWER_X to right_px, above the "h: help" line. */
+void rnd_timeline_draw(SDL_Renderer *r, RndText *text, const RndTimeline *tl, float right_px, int view_h);
 
 /* ---- the context-map inspector (rnd_inspector.c) ---------------------------------------------------------------- */
 
@@ -258,6 +266,7 @@ struct RndView {
     int car_count;
     SDL_FRect inspector_rect;  /* where the inspector panel was last drawn */
     RndTowerHits tower_hits;   /* the tower's rows last drawn: a click on one selects its car */
+    const RndTimeline *timeline; /* NULL: no timeline bar */
     bool dragging;
     bool drag_moved;
     float drag_x, drag_y;

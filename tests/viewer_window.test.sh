@@ -144,7 +144,8 @@ check "run-off beside the track close up ($runoff_near px), none in the overview
 close_window
 
 # ---- the results screen: styled, right of the tower and the ticker; Enter hides it, r brings a new race's back ----
-accent() { count_rgb "$1" "$2" 0 "$3" 800 FFCD3C; } # the results' accent (title, top rule) in x from $2, $3 wide
+# the results' accent (title, top rule) in x from $2, $3 wide; from the top down to $4 (default: the whole height)
+accent() { count_rgb "$1" "$2" 0 "$3" "${4:-800}" FFCD3C; }
 tower_rows() { mean "$1" 12 100 390 190; }
 if ! RACESIM_SPEED=64 open_window tests/data/exp_race.ini --laps 1 --seed 2; then
     check "the window opens again ($(cat "$out/app.log"))" false
@@ -156,7 +157,9 @@ for i in $(seq 1 60); do
     sleep 0.5
 done
 check "the results screen shows ($(accent results 460 820) accent px right of the tower)" [ "$(accent results 460 820) " -gt 400 ]
-check "the tower stays clear of it ($(accent results 0 455) accent px over the tower)" [ "$(accent results 0 455)" -lt 400 ]
+# down to y 740: the replay timeline at the foot of the column (from y 760) is yellow up to the moment shown
+check "the tower stays clear of it ($(accent results 0 455 740) accent px over the tower)" \
+    [ "$(accent results 0 455 740)" -lt 400 ]
 lit=$(tower_rows results)
 check "the tower's rows are still drawn (brightness $lit)" awk -v a="$lit" 'BEGIN { exit !(a > 0.15) }'
 key Return
