@@ -71,7 +71,9 @@ int app_sprt_metric(int metric);
  * app_chart_trace / app_chart_write: a run that samples its world after every step charts itself.
  * app_chart_race: replays the race defined by race and def with a trace (after a window or a screenshot). */
 struct SimTrace;
-int app_chart_check_path(const char *path);
+int app_chart_check_path(const char *cmd, const char *path);
+/* Writes a chart through the atomic writer: draw(ctx, f) fills it. "racesim CMD: message" and 1 on failure. */
+int app_chart_save(const char *cmd, const char *path, void (*draw)(const void *ctx, FILE *out), const void *ctx);
 struct SimTrace *app_chart_trace(const SimWorld *world);
 int app_chart_write(const struct SimTrace *trace, const SimRace *race, const SimSessionDef *def,
                     const SimWorld *world, const char *path);

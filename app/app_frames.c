@@ -53,6 +53,8 @@ RndCameraMode app_frames_camera(const AppViewOpts *opts, RndCameraMode fallback)
         return RND_CAM_FOLLOW;
     if (strcmp(opts->camera, "director") == 0)
         return RND_CAM_DIRECTOR;
+    if (strcmp(opts->camera, "chase") == 0)
+        return RND_CAM_CHASE;
     return strcmp(opts->camera, "overview") == 0 ? RND_CAM_OVERVIEW : fallback;
 }
 

@@ -50,7 +50,7 @@ typedef struct CliRunOpts {
     int laps;               /* 1..1000, 0 = the race file's */
     const char *json_path, *csv_path;
     const char *screenshot_path, *font_path;
-    const char *camera;     /* --camera: overview | follow | director, or NULL */
+    const char *camera;     /* --camera: overview | follow | chase | director, or NULL */
     double at_s;            /* --at, 0..1e6 s: the screenshot's moment, or the window opens there (never headless) */
     const char *video_path; /* --video: a clip of [from_s, to_s]; a name cli_video_format knows */
     double from_s, to_s;    /* --from, --to, 0..1e6 s, only with --video: from_s < to_s (default from_s + 10) */
@@ -68,6 +68,7 @@ typedef struct CliBatchOpts {
     uint64_t seed;
     long jobs;              /* 1..256 */
     const char *out_path, *csv_path;
+    const char *chart_path; /* --chart FILE.svg (the .svg name is checked by the command) */
     bool resume;            /* only with an --out file */
     int shard_index, shard_count; /* 1 <= index <= count */
     long laps;              /* 1..1000, 0 = the race file's */

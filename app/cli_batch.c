@@ -9,7 +9,7 @@ static void cli_batch_usage(FILE *out)
 {
     fprintf(out,
             "usage: racesim batch RACE.ini --races N [--seed S] [--jobs J] [--out FILE.jsonl [--resume]]\n"
-            "                     [--shard I/N] [--laps L]\n\n"
+            "                     [--shard I/N] [--laps L] [--chart FILE.svg]\n\n"
             "Runs N races with seeds S..S+N-1. Race K is exactly `racesim run RACE.ini --seed K --shuffle-grid`\n"
             "(the seed also shuffles the grid), so any race can be replayed alone and watched. Prints per driver:\n"
             "mean finishing position, wins, podiums, overtakes, positions lost, collisions, off-track seconds,\n"
@@ -28,6 +28,7 @@ static void cli_batch_usage(FILE *out)
             "                   run only the rest\n"
             "  --shard I/N      run only shard I of N: seeds S+k with k = I-1 (mod N); `racesim merge` the parts\n"
             "  --laps L         override the race's lap count\n"
+            "  --chart FILE.svg per driver: how often it finished in each place, and its best laps (box plot)\n"
             "  -h, --help       this text\n",
             cli_default_jobs());
 }
@@ -42,7 +43,7 @@ int cli_batch_parse(int argc, char **argv, CliBatchOpts *o, FILE *out, FILE *err
         {"races", required_argument, NULL, 'n'}, {"seed", required_argument, NULL, 's'},
         {"jobs", required_argument, NULL, 'j'},  {"out", required_argument, NULL, 'o'},
         {"resume", no_argument, NULL, 'r'},      {"shard", required_argument, NULL, 'k'},
-        {"csv", required_argument, NULL, 'c'},
+        {"csv", required_argument, NULL, 'c'},   {"chart", required_argument, NULL, 'g'},
         {"laps", required_argument, NULL, 'l'},  {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -74,6 +75,9 @@ int cli_batch_parse(int argc, char **argv, CliBatchOpts *o, FILE *out, FILE *err
         case 'c':
             o->csv_path = optarg;
             break;
+        case 'g':
+            o->chart_path = optarg;
+            break;
         case 'k':
             bad = cli_parse_shard(optarg, &o->shard_index, &o->shard_count), name = "--shard";
             break;
@@ -100,7 +104,8 @@ int cli_batch_parse(int argc, char **argv, CliBatchOpts *o, FILE *out, FILE *err
         o->race_path = argv[i];
     }
     if (cli_path_given(err, "batch", "RACE.ini", o->race_path) || cli_path_given(err, "batch", "--out", o->out_path) ||
-        cli_path_given(err, "batch", "--csv", o->csv_path)) {
+        cli_path_given(err, "batch", "--csv", o->csv_path) ||
+        cli_path_given(err, "batch", "--chart", o->chart_path)) {
         fprintf(err, "(see racesim batch --help)\n");
         return 2;
     }

@@ -33,7 +33,7 @@ static void cli_run_usage(FILE *out)
             "                      and encode it with ffmpeg into FILE (.mp4, .mkv, .webm or .mov)\n"
             "  --from SECONDS      start of the --video clip (default 0)\n"
             "  --to SECONDS        end of the --video clip (default 10 s after --from)\n"
-            "  --camera MODE       overview | follow | director: the first camera (default: director in a\n"
+            "  --camera MODE       overview | follow | chase | director: the first camera (default: director in a\n"
             "                      window and a video, overview in a screenshot)\n"
             "  --font PATH         TTF font for the viewer (default: DejaVu Sans)\n"
             "  -q, --quiet         no results table\n"
@@ -81,8 +81,9 @@ static int cli_run_value_opt(CliRunOpts *o, const char *opt, const char *val, FI
     } else if (strcmp(opt, "--font") == 0) {
         o->font_path = val;
     } else if (strcmp(opt, "--camera") == 0) {
-        if (strcmp(val, "overview") != 0 && strcmp(val, "follow") != 0 && strcmp(val, "director") != 0)
-            return cli_run_bad(err, opt, "overview, follow or director", val);
+        if (strcmp(val, "overview") != 0 && strcmp(val, "follow") != 0 && strcmp(val, "director") != 0 &&
+            strcmp(val, "chase") != 0)
+            return cli_run_bad(err, opt, "overview, follow, chase or director", val);
         o->camera = val;
     } else if (strcmp(opt, "--chart") == 0) {
         o->chart_path = val;

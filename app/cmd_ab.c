@@ -118,6 +118,17 @@ static void cmd_ab_progress(void *ctx, long done, long total)
 
 int app_sprt_metric(int metric) { return metric >= 0 ? metric : LAB_AB_POSITION; }
 
+typedef struct AbChart {
+    const LabAbTally *tally;
+    int metric;
+} AbChart;
+
+static void ab_chart_draw(const void *ctx, FILE *out)
+{
+    const AbChart *c = ctx;
+    lab_chart_ab_svg(c->tally, c->metric, out);
+}
+
 /* The report and the chart, shared with `racesim merge`. */
 int app_ab_report(const LabAbTally *tally, int metric, const char *chart_path, const LabSprtDef *sprt)
 {
@@ -132,12 +143,8 @@ int app_ab_report(const LabAbTally *tally, int metric, const char *chart_path, c
     }
     if (!chart_path)
         return 0;
-    char err[512];
-    if (lab_chart_ab_write(tally, metric, chart_path, err, sizeof err)) {
-        fprintf(stderr, "racesim: %s\n", err);
-        return 1;
-    }
-    return 0;
+    AbChart chart = {tally, metric};
+    return app_chart_save("ab", chart_path, ab_chart_draw, &chart);
 }
 
 /* --resume: a kept line must be this test's pair K (same race, laps, seed, tested seat and personality files). */

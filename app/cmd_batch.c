@@ -21,6 +21,7 @@ typedef struct BatchRun {
     FILE *out;
     FILE *csv; /* --csv, or NULL */
     LabBatchTally *tally;
+    LabBatchChart *chart; /* --chart, or NULL */
     LabRecord *scratch; /* the consumer's record (consumption is serial) */
     AppProgress progress;
     const TrkTrack *track; /* loaded once, shared read-only by every worker */
@@ -67,7 +68,8 @@ static int cmd_batch_consume(void *ctx, long index, char *text, char *err, size_
         snprintf(err, err_len, "internal error: %s", perr);
         rc = 1;
     }
-    if (!rc && lab_batch_tally_add(run->tally, run->scratch, perr, sizeof perr)) {
+    if (!rc && (lab_batch_tally_add(run->tally, run->scratch, perr, sizeof perr) ||
+                (run->chart && lab_batch_chart_add(run->chart, run->tally, run->scratch, perr, sizeof perr)))) {
         snprintf(err, err_len, "internal error: %s", perr);
         rc = 1;
     }
@@ -99,6 +101,33 @@ static const char *cmd_batch_resume_match(void *ctx, long index, const LabRecord
     return NULL;
 }
 
+typedef struct BatchChart {
+    const LabBatchTally *tally;
+    const LabBatchChart *chart;
+} BatchChart;
+
+static void cmd_batch_chart_draw(const void *ctx, FILE *out)
+{
+    const BatchChart *c = ctx;
+    lab_chart_batch_svg(c->tally, c->chart, out);
+}
+
+/* --chart: each driver in its colour (the race file's entry with the same driver file and number). */
+static int cmd_batch_chart(const SimRace *race, const LabBatchTally *tally, LabBatchChart *chart, const char *path)
+{
+    for (int r = 0; r < tally->car_count; r++)
+        for (int e = 0; e < race->entry_count; e++) {
+            const SimRaceEntry *entry = &race->entries[e];
+            if (strcmp(entry->driver_path, tally->drivers[r].driver) == 0 &&
+                entry->personality.number == tally->drivers[r].number) {
+                memcpy(chart->colour[r], entry->personality.colour, 3);
+                break;
+            }
+        }
+    BatchChart c = {tally, chart};
+    return app_chart_save("batch", path, cmd_batch_chart_draw, &c);
+}
+
 static int cmd_batch_execute(const CliBatchOpts *o, const SimRace *race, const TrkTrack *track,
                              const DrvTableCache *tables, FILE *out, FILE *csv)
 {
@@ -107,13 +136,14 @@ static int cmd_batch_execute(const CliBatchOpts *o, const SimRace *race, const T
     uint64_t *seeds = app_shard_seeds(first, o->races, o->shard_index, o->shard_count, &n);
     LabBatchTally *tally = malloc(sizeof *tally);
     LabRecord *scratch = malloc(sizeof *scratch);
-    if (!seeds || !tally || !scratch) {
+    LabBatchChart *chart = o->chart_path ? lab_batch_chart_create() : NULL;
+    if (!seeds || !tally || !scratch || (o->chart_path && !chart)) {
         fprintf(stderr, "racesim batch: out of memory\n");
-        free(seeds), free(tally), free(scratch);
+        free(seeds), free(tally), free(scratch), lab_batch_chart_destroy(chart);
         return 1;
     }
     lab_batch_tally_init(tally);
-    BatchRun ctx = {o, race, seeds, out, csv, tally, scratch, {false, NULL, 0.0, 0.0}, track, tables};
+    BatchRun ctx = {o, race, seeds, out, csv, tally, chart, scratch, {false, NULL, 0.0, 0.0}, track, tables};
     char err[1024];
     int rc = 0;
     long kept = 0, consumed = 0;
@@ -159,7 +189,9 @@ static int cmd_batch_execute(const CliBatchOpts *o, const SimRace *race, const T
         else
             printf("shard %d/%d of %ld races holds no seeds\n", o->shard_index, o->shard_count, o->races);
     }
-    free(seeds), free(tally), free(scratch);
+    if (!rc && chart && tally->races > 0)
+        rc = cmd_batch_chart(race, tally, chart, o->chart_path);
+    free(seeds), free(tally), free(scratch), lab_batch_chart_destroy(chart);
     return rc;
 }
 
@@ -184,13 +216,20 @@ int cmd_batch(int argc, char **argv)
     }
     FILE *out = NULL, *csv = NULL;
     AppOut aout, acsv;
-    const char *inputs[SIM_MAX_CARS + 2], *outs[] = {o.out_path, o.csv_path};
+    const char *inputs[SIM_MAX_CARS + 2], *outs[] = {o.out_path, o.csv_path, o.chart_path};
     int n_in = app_race_inputs(race, inputs, SIM_MAX_CARS + 2);
+    if (o.chart_path && (app_chart_check_path("batch", o.chart_path) != 0 ||
+                         app_out_check(o.chart_path, inputs, n_in, outs, 3, err, sizeof err) != 0)) {
+        if (app_chart_check_path("batch", o.chart_path) == 0)
+            fprintf(stderr, "racesim batch: %s\n", err);
+        free(race);
+        return 2;
+    }
     for (int k = 0; k < 2; k++) {
         if (!outs[k])
             continue;
         AppOut *ao = k == 0 ? &aout : &acsv;
-        if (app_out_check(outs[k], inputs, n_in, outs, 2, err, sizeof err) != 0 ||
+        if (app_out_check(outs[k], inputs, n_in, outs, 3, err, sizeof err) != 0 ||
             app_out_open(ao, outs[k], err, sizeof err) != 0) {
             fprintf(stderr, "racesim batch: %s\n", err);
             if (out)

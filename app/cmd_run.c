@@ -132,7 +132,7 @@ int cmd_run(int argc, char **argv)
         free(race);
         return 2;
     }
-    if (o.chart_path && app_chart_check_path(o.chart_path) != 0) {
+    if (o.chart_path && app_chart_check_path("run", o.chart_path) != 0) {
         free(race);
         return 2;
     }

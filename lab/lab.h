@@ -251,6 +251,10 @@ void lab_batch_tally_init(LabBatchTally *t);
 int lab_batch_tally_add(LabBatchTally *t, const LabRecord *rec, char *err, size_t err_len);
 /* The table, drivers sorted by mean finishing position. */
 void lab_batch_tally_print(const LabBatchTally *t, FILE *out);
+/* The rows (indices into drivers) of the drivers with races, by mean finishing position as in the table; the count. */
+int lab_batch_tally_order(const LabBatchTally *t, int rows[SIM_MAX_CARS]);
+/* The tally's row of a record's car, or -1. */
+int lab_batch_tally_row(const LabBatchTally *t, const LabCarRecord *car);
 
 /* ==== A/B tests =================================================================================================== */
 
@@ -461,17 +465,34 @@ int lab_batch_run(const LabBatchDef *def, char *err, size_t err_len);
 
 /* SVG charts of races and A/B tests, written as plain text (no graphics library).
  *
- * Race: a lap chart (position of each car after each lap, in driver colours) above a gap chart (gap to the leader
- * in seconds at ten points per lap). A/B: one row per metric with the mean paired difference B - A, its 95%
- * interval, the side where B is better shaded, and the p-value. Errors come back in err ("cannot write x.svg").
+ * Race: a lap chart (the position of each car at each of the trace's points, in driver colours, with its overtakes
+ * and contacts marked) above a gap chart (gap to the leader in seconds at the same points; the end labels never
+ * overlap). A/B: one row per metric with the mean paired difference B - A, its 95% interval, the side where B is
+ * better shaded, and the p-value. Batch: per driver, how often it finished in each place and the spread of its best
+ * laps. The app writes the files (atomically, see app_out.h). Runs of spaces in titles survive (as no-break spaces).
  */
-/* Writes the race chart. `title` is the first line of the heading (e.g. race file and seed). */
-int lab_chart_race_write(const SimTrace *trace, const char *title, const char *path, char *err, size_t err_len);
+/* The race chart. `title` is the first line of the heading (e.g. race file and seed). */
 void lab_chart_race_svg(const SimTrace *trace, const char *title, FILE *out);
 
-/* Writes the A/B chart; `only` is a metric or -1 for all. */
-int lab_chart_ab_write(const LabAbTally *tally, int only, const char *path, char *err, size_t err_len);
+/* The A/B chart; `only` is a metric or -1 for all. */
 void lab_chart_ab_svg(const LabAbTally *tally, int only, FILE *out);
+
+/* What a batch chart needs beyond the tally: every race's finishing place and best lap per driver (tally row). */
+typedef struct LabBatchChart {
+    uint8_t colour[SIM_MAX_CARS][3];            /* per tally row, set by the caller (grey until then) */
+    long finish[SIM_MAX_CARS][SIM_MAX_CARS + 1]; /* [row][position - 1]: races; [row][SIM_MAX_CARS]: retired */
+    double *best_lap_s[SIM_MAX_CARS];            /* [row]: one per race in which the car completed a lap */
+    long best_n[SIM_MAX_CARS], best_cap[SIM_MAX_CARS];
+} LabBatchChart;
+
+LabBatchChart *lab_batch_chart_create(void);
+void lab_batch_chart_destroy(LabBatchChart *chart);
+/* Adds a record already added to `tally`. Nonzero (err filled) on a car the tally does not know or out of memory. */
+int lab_batch_chart_add(LabBatchChart *chart, const LabBatchTally *tally, const LabRecord *rec, char *err,
+                        size_t err_len);
+/* Rows in the table's order (mean finishing position): the place distribution as dots whose area is the share of
+ * races, the mean place as a tick, and a box plot of the best laps. */
+void lab_chart_batch_svg(const LabBatchTally *tally, const LabBatchChart *chart, FILE *out);
 
 /* ==== Scenario expectations ======================================================================================= */
 

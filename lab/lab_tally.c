@@ -31,6 +31,8 @@ static int tally_find(const LabBatchTally *t, const LabCarRecord *c)
     return -1;
 }
 
+int lab_batch_tally_row(const LabBatchTally *t, const LabCarRecord *car) { return tally_find(t, car); }
+
 /* The first record fixes the race and its cars; every later one must be the same race in a later seed. */
 static int tally_first(LabBatchTally *t, const LabRecord *rec, char *err, size_t err_len)
 {
@@ -178,12 +180,21 @@ void lab_batch_tally_print(const LabBatchTally *t, FILE *out)
     fprintf(out, "%-16s %3s  %-15s  %-13s  %-13s  %-15s  %-15s  %-15s  %-15s  %-13s  %-15s  %s\n", "driver", "#",
             "position", "wins", "podiums", "overtakes", "positions lost", "collisions", "off-track s", "DNFs",
             "best lap s", "fastest s");
-    TallyRow rows[SIM_MAX_CARS];
+    int rows[SIM_MAX_CARS];
+    int n = lab_batch_tally_order(t, rows);
+    for (int i = 0; i < n; i++)
+        tally_print_row(out, &t->drivers[rows[i]]);
+}
+
+int lab_batch_tally_order(const LabBatchTally *t, int rows[SIM_MAX_CARS])
+{
+    TallyRow sorted[SIM_MAX_CARS];
     int n = 0;
     for (int e = 0; e < t->car_count; e++)
         if (t->drivers[e].races > 0)
-            rows[n++] = (TallyRow){e, t->drivers[e].position.mean};
-    qsort(rows, (size_t)n, sizeof rows[0], tally_row_cmp);
+            sorted[n++] = (TallyRow){e, t->drivers[e].position.mean};
+    qsort(sorted, (size_t)n, sizeof sorted[0], tally_row_cmp);
     for (int i = 0; i < n; i++)
-        tally_print_row(out, &t->drivers[rows[i].entry]);
+        rows[i] = sorted[i].entry;
+    return n;
 }

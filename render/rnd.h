@@ -52,7 +52,8 @@ typedef enum RndCameraMode {
     RND_CAM_OVERVIEW = 0, /* the whole track fitted to the window */
     RND_CAM_FOLLOW,       /* centred on the selected car */
     RND_CAM_FREE,         /* where the user zoomed and dragged it */
-    RND_CAM_DIRECTOR      /* the TV director's choice: the closest fight, a fresh pass or contact, the leader */
+    RND_CAM_DIRECTOR,     /* the TV director's choice: the closest fight, a fresh pass or contact, the leader */
+    RND_CAM_CHASE         /* behind the selected car, heading up: the track turns, the car points up the screen */
 } RndCameraMode;
 
 /* World metres (x right, y up) to screen pixels (y down). */
@@ -64,6 +65,7 @@ typedef struct RndCamera {
     int inset_left_px;        /* columns covered by the standings tower: overview fits right of it */
     int inset_bottom_px;      /* rows covered by the inspector panel: overview fits above it */
     RndCameraMode mode;
+    double rot_rad;           /* the view's turn: world direction rot_rad + pi/2 points up the screen (0 = north up) */
     /* the track's bounds, for the overview fit */
     double min_x_m, min_y_m, max_x_m, max_y_m;
 } RndCamera;
@@ -78,8 +80,16 @@ void rnd_camera_to_world(const RndCamera *cam, float sx, float sy, double *x_m, 
 void rnd_camera_zoom_at(RndCamera *cam, double factor, float sx, float sy);
 /* Moves the view by a mouse drag of (dx, dy) pixels. */
 void rnd_camera_pan(RndCamera *cam, float dx_px, float dy_px);
+/* True for the modes that keep the selected car (or the director's) in view at the follow zoom. */
+bool rnd_camera_follows(const RndCamera *cam);
 /* Centres on a world point (follow mode). */
 void rnd_camera_centre(RndCamera *cam, double x_m, double y_m);
+/* The chase camera's frame: turned so that heading_rad points up the screen, the point (the car) below the
+ * middle. */
+void rnd_camera_chase(RndCamera *cam, double x_m, double y_m, double heading_rad);
+/* Frames two cars for this frame: centred between them, zoomed out from the follow zoom as far as needed (down to
+ * a quarter of it) to hold both. False, camera untouched, when they are too far apart for that. */
+bool rnd_camera_frame_pair(RndCamera *cam, double ax_m, double ay_m, double bx_m, double by_m);
 
 /* ---- the view ------------------------------------------------------------------------------------------------ */
 

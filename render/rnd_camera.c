@@ -40,7 +40,7 @@ void rnd_camera_init(RndCamera *cam, double min_x_m, double min_y_m, double max_
     cam->max_x_m = max_x_m;
     cam->max_y_m = max_y_m;
     rnd_camera_fit(cam);
-    if (cam->mode == RND_CAM_FOLLOW || cam->mode == RND_CAM_DIRECTOR)
+    if (rnd_camera_follows(cam))
         cam->scale_ppm = cam->follow_scale_ppm;
 }
 
@@ -64,38 +64,57 @@ void rnd_camera_update(RndCamera *cam, int view_w, int view_h)
 {
     cam->view_w = view_w > 1 ? view_w : 1;
     cam->view_h = view_h > 1 ? view_h : 1;
+    if (cam->mode != RND_CAM_CHASE && cam->mode != RND_CAM_FREE)
+        cam->rot_rad = 0.0; /* north up, but for the chase camera and a view dragged from it */
     if (cam->mode == RND_CAM_OVERVIEW)
         rnd_camera_fit(cam);
-    else if (cam->mode == RND_CAM_FOLLOW || cam->mode == RND_CAM_DIRECTOR)
+    else if (rnd_camera_follows(cam))
         cam->scale_ppm = cam->follow_scale_ppm;
 }
 
 void rnd_camera_to_screen(const RndCamera *cam, double x_m, double y_m, float *sx, float *sy)
 {
-    double ax, ay;
+    double ax, ay, dx = x_m - cam->cx_m, dy = y_m - cam->cy_m;
     rnd_camera_anchor(cam, &ax, &ay);
-    *sx = (float)(ax + (x_m - cam->cx_m) * cam->scale_ppm);
-    *sy = (float)(ay - (y_m - cam->cy_m) * cam->scale_ppm);
+    if (cam->rot_rad != 0.0) { /* the chase camera's turn */
+        double c = cos(cam->rot_rad), s = sin(cam->rot_rad), rx = dx * c - dy * s;
+        dy = dx * s + dy * c;
+        dx = rx;
+    }
+    *sx = (float)(ax + dx * cam->scale_ppm);
+    *sy = (float)(ay - dy * cam->scale_ppm);
 }
 
 void rnd_camera_to_world(const RndCamera *cam, float sx, float sy, double *x_m, double *y_m)
 {
     double ax, ay;
     rnd_camera_anchor(cam, &ax, &ay);
-    *x_m = cam->cx_m + (sx - ax) / cam->scale_ppm;
-    *y_m = cam->cy_m - (sy - ay) / cam->scale_ppm;
+    double dx = (sx - ax) / cam->scale_ppm, dy = -(sy - ay) / cam->scale_ppm;
+    if (cam->rot_rad != 0.0) {
+        double c = cos(cam->rot_rad), s = sin(cam->rot_rad), rx = dx * c + dy * s;
+        dy = -dx * s + dy * c;
+        dx = rx;
+    }
+    *x_m = cam->cx_m + dx;
+    *y_m = cam->cy_m + dy;
+}
+
+bool rnd_camera_follows(const RndCamera *cam)
+{
+    return cam->mode == RND_CAM_FOLLOW || cam->mode == RND_CAM_DIRECTOR || cam->mode == RND_CAM_CHASE;
 }
 
 void rnd_camera_zoom_at(RndCamera *cam, double factor, float sx, float sy)
 {
     double wx, wy;
     rnd_camera_to_world(cam, sx, sy, &wx, &wy);
-    cam->scale_ppm = rnd_clamp_scale(cam->scale_ppm * factor);
-    if (cam->mode == RND_CAM_FOLLOW || cam->mode == RND_CAM_DIRECTOR) {
-        /* follow keeps the car centred: the zoom is about the car, and remembered */
-        cam->follow_scale_ppm = cam->scale_ppm;
+    if (rnd_camera_follows(cam)) {
+        /* follow keeps the car centred: the zoom is about the car, and remembered (a two-shot's wider frame is
+         * only for that frame) */
+        cam->follow_scale_ppm = cam->scale_ppm = rnd_clamp_scale(cam->follow_scale_ppm * factor);
         return;
     }
+    cam->scale_ppm = rnd_clamp_scale(cam->scale_ppm * factor);
     cam->mode = RND_CAM_FREE;
     /* move the centre so (wx, wy) stays under the cursor */
     double ax, ay;
@@ -106,15 +125,43 @@ void rnd_camera_zoom_at(RndCamera *cam, double factor, float sx, float sy)
 
 void rnd_camera_pan(RndCamera *cam, float dx_px, float dy_px)
 {
-    if (cam->mode == RND_CAM_FOLLOW || cam->mode == RND_CAM_DIRECTOR)
+    if (rnd_camera_follows(cam))
         cam->follow_scale_ppm = cam->scale_ppm;
+    /* the drag moves the world under the cursor, in the view's own turn */
+    double x0, y0, x1, y1;
+    rnd_camera_to_world(cam, 0.0f, 0.0f, &x0, &y0);
+    rnd_camera_to_world(cam, dx_px, dy_px, &x1, &y1);
     cam->mode = RND_CAM_FREE;
-    cam->cx_m -= dx_px / cam->scale_ppm;
-    cam->cy_m += dy_px / cam->scale_ppm;
+    cam->cx_m -= x1 - x0;
+    cam->cy_m -= y1 - y0;
 }
 
 void rnd_camera_centre(RndCamera *cam, double x_m, double y_m)
 {
     cam->cx_m = x_m;
     cam->cy_m = y_m;
+}
+
+/* The director's two-shot: centred between the cars, zoomed out from the follow zoom just enough that both sit
+ * inside the middle 70% of the view area, but never below a quarter of it (a pair that needs more is not a
+ * shot; the caller follows the one car). False, camera untouched, when the pair does not fit. */
+void rnd_camera_chase(RndCamera *cam, double x_m, double y_m, double heading_rad)
+{
+    cam->rot_rad = 0.5 * RND_PI - heading_rad;
+    /* the car a fifth of the view below the middle: more road ahead than behind */
+    double ahead_m = 0.2 * (cam->view_h - cam->inset_bottom_px) / cam->scale_ppm;
+    rnd_camera_centre(cam, x_m + cos(heading_rad) * ahead_m, y_m + sin(heading_rad) * ahead_m);
+}
+
+bool rnd_camera_frame_pair(RndCamera *cam, double ax_m, double ay_m, double bx_m, double by_m)
+{
+    double room_w = (cam->view_w - cam->inset_left_px) * 0.7, room_h = (cam->view_h - cam->inset_bottom_px) * 0.7;
+    double dx = fabs(bx_m - ax_m) + 8.0, dy = fabs(by_m - ay_m) + 8.0; /* a car's length of margin each side */
+    double fit = fmin(room_w / dx, room_h / dy);
+    double scale = fmin(cam->follow_scale_ppm, fit);
+    if (scale < 0.25 * cam->follow_scale_ppm)
+        return false;
+    cam->scale_ppm = rnd_clamp_scale(scale);
+    rnd_camera_centre(cam, 0.5 * (ax_m + bx_m), 0.5 * (ay_m + by_m));
+    return true;
 }

@@ -60,17 +60,40 @@ static RndRgba rnd_contrast(const uint8_t rgb[3])
     return lum > 140.0 ? rnd_rgba(15, 15, 15, 255) : rnd_rgba(250, 250, 250, 255);
 }
 
-/* Corners of a rectangle [a0, a1] along the heading x [-w/2, w/2] across it, in screen pixels. */
-static void rnd_car_rect(const RndCamera *cam, RndPose p, double a0, double a1, double half_w, float xy[8])
+/* Corners of a trapezoid from a0 to a1 along the heading, half_w0 wide at a0 and half_w1 at a1, in screen
+ * pixels. */
+static void rnd_car_trap(const RndCamera *cam, RndPose p, double a0, double a1, double half_w0, double half_w1,
+                         float xy[8])
 {
     double fx = cos(p.heading_rad), fy = sin(p.heading_rad);
     double lx = -fy, ly = fx;
-    const double corner[4][2] = {{a1, half_w}, {a1, -half_w}, {a0, -half_w}, {a0, half_w}};
+    const double corner[4][2] = {{a1, half_w1}, {a1, -half_w1}, {a0, -half_w0}, {a0, half_w0}};
     for (int k = 0; k < 4; k++) {
         double x = p.x_m + fx * corner[k][0] + lx * corner[k][1];
         double y = p.y_m + fy * corner[k][0] + ly * corner[k][1];
         rnd_camera_to_screen(cam, x, y, &xy[2 * k], &xy[2 * k + 1]);
     }
+}
+
+static void rnd_car_rect(const RndCamera *cam, RndPose p, double a0, double a1, double half_w, float xy[8])
+{
+    rnd_car_trap(cam, p, a0, a1, half_w, half_w, xy);
+}
+
+/* A single-seater seen from above, `grow` px of margin added all round (for the outline): rear wing, body, a nose
+ * narrowing to the front wing. Lengths in units of the half-length hl and half-width hw. */
+static void rnd_car_shape(SDL_Renderer *r, const RndCamera *cam, RndPose p, double hl, double hw, double grow,
+                          RndRgba c)
+{
+    float xy[8];
+    rnd_car_rect(cam, p, -hl - grow, -0.8 * hl + grow, hw + grow, xy); /* rear wing */
+    rnd_fill_quad(r, xy, c);
+    rnd_car_trap(cam, p, -0.82 * hl - grow, 0.3 * hl + grow, 0.82 * hw + grow, 0.7 * hw + grow, xy); /* body */
+    rnd_fill_quad(r, xy, c);
+    rnd_car_trap(cam, p, 0.28 * hl - grow, 0.9 * hl + grow, 0.48 * hw + grow, 0.24 * hw + grow, xy); /* nose */
+    rnd_fill_quad(r, xy, c);
+    rnd_car_rect(cam, p, 0.84 * hl - grow, hl + grow, hw + grow, xy); /* front wing */
+    rnd_fill_quad(r, xy, c);
 }
 
 /* When each car left the race (sim time, s): its finish time, or its retirement's event; NAN while it runs or when
@@ -123,14 +146,11 @@ static void rnd_car_draw_one(SDL_Renderer *r, RndText *text, const RndCamera *ca
                         (Uint8)(car->colour[2] / 3 + 60), a);
     float xy[8];
     double outline = 1.0 / cam->scale_ppm; /* one pixel of dark outline */
-    if (solid || selected) { /* under a see-through body the outline would darken all of it */
-        rnd_car_rect(cam, p, -hl - outline, hl + outline, hw + outline, xy);
-        rnd_fill_quad(r, xy, selected ? rnd_rgba(255, 255, 255, a) : rnd_rgba(10, 10, 10, 255));
-    }
-    rnd_car_rect(cam, p, -hl, hl, hw, xy);
-    rnd_fill_quad(r, xy, body);
-    /* a dark cockpit toward the front shows which way the car points */
-    rnd_car_rect(cam, p, 0.05 * hl, 0.45 * hl, 0.55 * hw, xy);
+    if (solid || selected) /* under a see-through body the outline would darken all of it */
+        rnd_car_shape(r, cam, p, hl, hw, outline, selected ? rnd_rgba(255, 255, 255, a) : rnd_rgba(10, 10, 10, 255));
+    rnd_car_shape(r, cam, p, hl, hw, 0.0, body);
+    /* a dark cockpit ahead of the middle, with the nose, shows which way the car points */
+    rnd_car_trap(cam, p, -0.15 * hl, 0.25 * hl, 0.4 * hw, 0.3 * hw, xy);
     rnd_fill_quad(r, xy, rnd_rgba(20, 20, 24, a));
     float sx, sy;
     rnd_camera_to_screen(cam, p.x_m, p.y_m, &sx, &sy);

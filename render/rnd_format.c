@@ -28,3 +28,8 @@ void rnd_format_time(char *buf, size_t len, double t_s, int decimals)
     else
         snprintf(buf, len, "%.*f", decimals, sec);
 }
+
+void rnd_format_result_time(char *buf, size_t len, double t_s)
+{
+    rnd_format_time(buf, len, round(t_s * 1000.0) / 1000.0 + 1e-7, 3);
+}

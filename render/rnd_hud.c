@@ -107,7 +107,7 @@ static float rnd_hud_info(SDL_Renderer *r, RndText *text, const RndFrame *frame,
         rnd_text_draw(text, RND_FONT_BOLD, "PAUSED", x + w - RND_PAD, y + RND_PAD, rnd_text_accent, RND_RIGHT);
     rnd_speed_label(ui, buf, sizeof buf);
     rnd_text_draw(text, RND_FONT_NORMAL, buf, x + RND_PAD, y + RND_PAD + bold_h, rnd_text_main, RND_LEFT);
-    static const char *const modes[] = {"overview", "follow", "free", "director"};
+    static const char *const modes[] = {"overview", "follow", "free", "director", "chase"};
     snprintf(buf, sizeof buf, "cam %s", modes[cam->mode]);
     rnd_text_draw(text, RND_FONT_NORMAL, buf, x + w - RND_PAD, y + RND_PAD + bold_h, rnd_text_dim, RND_RIGHT);
     return y + h;
@@ -226,12 +226,14 @@ static void rnd_hud_ticker(SDL_Renderer *r, RndText *text, const RndHudState *hu
 }
 
 void rnd_hud_draw(SDL_Renderer *r, RndText *text, const RndHudState *hud, const RndTiming *timing,
-                  const RndFrame *frame, const RndUi *ui, const RndCamera *cam, bool timeline, int view_w, int view_h)
+                  const RndFrame *frame, const RndUi *ui, const RndCamera *cam, bool timeline, int view_w, int view_h,
+                  RndTowerHits *hits)
 {
     (void)view_w;
     float y = rnd_hud_info(r, text, frame, ui, cam) + 6.0f;
     float reserve = rnd_ticker_height(text) + 30.0f + (timeline ? RND_TIMELINE_H : 0.0f);
-    y = rnd_tower_draw(r, text, timing, frame, ui->selected, y, reserve, view_h, cam->mode != RND_CAM_OVERVIEW) + 6.0f;
+    y = rnd_tower_draw(r, text, timing, frame, ui->selected, y, reserve, view_h, cam->mode != RND_CAM_OVERVIEW,
+                       hits) + 6.0f;
     rnd_hud_ticker(r, text, hud, cam, y);
     rnd_text_draw(text, RND_FONT_SMALL, "h: help", 12.0f, view_h - rnd_text_height(text, RND_FONT_SMALL) - 6.0f,
                   rnd_text_dim, RND_LEFT);
@@ -244,7 +246,8 @@ static const char *const rnd_help_lines[][2] = {
     {".", "one tick while paused"},
     {"+  -", "sim speed (1/4x .. 64x)"},
     {"Tab / click", "select a car and follow it (shift+Tab: previous)"},
-    {"c", "camera: TV director / follow selected / overview"},
+    {"click a row", "of the standings tower: select that car"},
+    {"c", "camera: TV director / follow / chase (heading up) / overview"},
     {"wheel, drag", "zoom about the cursor, pan"},
     {"m", "context-map inspector of the selected car"},
     {"s", "screenshot (racesim-TICK.png)"},
@@ -284,63 +287,3 @@ void rnd_hud_draw_help(SDL_Renderer *r, RndText *text, int view_w, int view_h)
                       RND_LEFT);
 }
 
-/* The headless results table, captured into memory so the screen shows exactly the same figures. */
-static char *rnd_results_text(const RndFrame *frame)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return NULL;
-    if (frame->session) {
-        sim_results_print_table(frame->session, f);
-    } else {
-        const SimWorld *world = frame->world;
-        const int *order = sim_world_order(world);
-        for (int k = 0; k < sim_world_car_count(world) && order; k++) {
-            const SimCar *c = sim_world_car(world, order[k]);
-            fprintf(f, "%2d  #%-3d %-16s %3d laps\n", k + 1, c->number, c->name, c->laps);
-        }
-    }
-    fclose(f);
-    return buf;
-}
-
-void rnd_hud_draw_results(SDL_Renderer *r, RndText *text, const RndFrame *frame, int view_w, int view_h)
-{
-    char *table = rnd_results_text(frame);
-    if (!table)
-        return;
-    float line_h = (float)rnd_text_height(text, RND_FONT_MONO);
-    int lines = 0, widest = 0;
-    for (char *p = table; *p;) {
-        char *e = strchr(p, '\n');
-        if (e)
-            *e = '\0';
-        int w = rnd_text_width(text, RND_FONT_MONO, p);
-        widest = w > widest ? w : widest;
-        lines++;
-        p = e ? e + 1 : p + strlen(p);
-    }
-    float head = (float)rnd_text_height(text, RND_FONT_BIG) + 12.0f;
-    float w = fminf(widest + 40.0f, (float)view_w), h = head + lines * line_h + 40.0f;
-    float x = (view_w - w) * 0.5f, y = (view_h - h) * 0.5f;
-    if (x < 0.0f)
-        x = 0.0f;
-    if (y < 0.0f)
-        y = 0.0f;
-    rnd_fill_rect(r, x, y, w, h, rnd_rgba(RND_HUD_BG_RGB, 240));
-    rnd_outline_rect(r, x, y, w, h, rnd_text_accent);
-    char title[128];
-    snprintf(title, sizeof title, "Results  -  %.80s", trk_name(sim_world_track(frame->world)));
-    rnd_text_draw_fit(text, RND_FONT_BIG, title, x + 20.0f, y + 12.0f, w - 40.0f, rnd_text_accent, RND_LEFT);
-    float ly = y + 12.0f + head;
-    for (char *p = table; lines > 0; lines--) {
-        rnd_text_draw_fit(text, RND_FONT_MONO, p, x + 20.0f, ly, w - 40.0f, rnd_text_main, RND_LEFT);
-        ly += line_h;
-        p += strlen(p) + 1;
-    }
-    rnd_text_draw(text, RND_FONT_SMALL, "r: race again    Esc: quit", x + w - 20.0f, y + h - 20.0f, rnd_text_dim,
-                  RND_RIGHT);
-    free(table);
-}

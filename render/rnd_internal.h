@@ -174,6 +174,13 @@ void rnd_director_observe(RndDirector *d, const RndTiming *timing, const SimWorl
 void rnd_director_draw_caption(SDL_Renderer *r, RndText *text, const RndDirector *d, const SimWorld *world,
                                float left_px, float right_px);
 
+/* Where the tower drew each car's row last frame, for clicks. */
+typedef struct RndTowerHits {
+    SDL_FRect row[SIM_MAX_CARS];
+    int car[SIM_MAX_CARS];
+    int count;
+} RndTowerHits;
+
 /* ---- HUD (rnd_hud.c) ------------------------------------------------------------------------------------------ */
 
 #define RND_TICKER_LEN 6
@@ -201,7 +208,8 @@ void rnd_hud_reset(RndHudState *hud);
 void rnd_hud_observe(RndHudState *hud, const SimWorld *world);
 /* `timeline`: keep room for the timeline bar at the foot of the column */
 void rnd_hud_draw(SDL_Renderer *r, RndText *text, const RndHudState *hud, const RndTiming *timing,
-                  const RndFrame *frame, const RndUi *ui, const RndCamera *cam, bool timeline, int view_w, int view_h);
+                  const RndFrame *frame, const RndUi *ui, const RndCamera *cam, bool timeline, int view_w, int view_h,
+                  RndTowerHits *hits);
 /* ---- the standings tower (rnd_tower.c) --------------------------------------------------------------------------- */
 
 #define RND_PANEL_PAD 6.0f
@@ -211,14 +219,18 @@ void rnd_hud_draw(SDL_Renderer *r, RndText *text, const RndHudState *hud, const 
 /* Width of the standings tower (the HUD column) for the camera's inset. */
 int rnd_tower_width(RndText *text);
 /* The standings from y down, leaving reserve_px at the bottom of the window; see-through when `translucent`
- * (the camera is close in and cars may pass under it). Returns the bottom edge. */
+ * (the camera is close in and cars may pass under it). Records the rows drawn in `hits` (NULL: not). Returns the
+ * bottom edge. */
 float rnd_tower_draw(SDL_Renderer *r, RndText *text, const RndTiming *timing, const RndFrame *frame, int selected,
-                     float y, float reserve_px, int view_h, bool translucent);
+                     float y, float reserve_px, int view_h, bool translucent, RndTowerHits *hits);
 
 void rnd_hud_draw_help(SDL_Renderer *r, RndText *text, int view_w, int view_h);
 void rnd_hud_draw_results(SDL_Renderer *r, RndText *text, const RndFrame *frame, int view_w, int view_h);
 /* Formats a time as m:ss.mmm (or s.mmm below a minute). */
 void rnd_format_time(char *buf, size_t len, double t_s, int decimals);
+/* A result (race time, best lap): m:ss.mmm rounded to the millisecond, as the terminal table prints it, where the
+ * race clock truncates. */
+void rnd_format_result_time(char *buf, size_t len, double t_s);
 
 /* ---- the timeline of the window's replay (rnd_replay.c) ---------------------------------------------------------- */
 
@@ -233,8 +245,9 @@ void rnd_timeline_draw(SDL_Renderer *r, RndText *text, const RndTimeline *tl, fl
 const DrvDebug *rnd_inspector_debug(const RndFrame *frame, int car_id);
 const char *rnd_resolver_name(DrvResolver resolver);
 int rnd_inspector_panel_height(RndText *text);
-void rnd_inspector_draw_panel(SDL_Renderer *r, RndText *text, const RndFrame *frame, int car_id, int view_w,
-                              int view_h);
+typedef struct RndView RndView;
+/* Drawn after the cars, whose screen positions it keeps clear of (see rnd_inspector.c). */
+void rnd_inspector_draw_panel(RndView *view, const RndFrame *frame, int car_id, int view_w, int view_h);
 void rnd_inspector_draw_overlay(SDL_Renderer *r, const RndCamera *cam, const RndFrame *frame, int car_id);
 
 /* ---- the view (rnd_view.c) --------------------------------------------------------------------------------------- */
@@ -251,6 +264,8 @@ struct RndView {
     RndDirector director;
     RndCarDraw cars[SIM_MAX_CARS];
     int car_count;
+    SDL_FRect inspector_rect;  /* where the inspector panel was last drawn */
+    RndTowerHits tower_hits;   /* the tower's rows last drawn: a click on one selects its car */
     const RndTimeline *timeline; /* NULL: no timeline bar */
     bool dragging;
     bool drag_moved;

@@ -23,7 +23,7 @@ typedef struct RndTowerCols {
 
 int rnd_tower_width(RndText *text)
 {
-    return rnd_text_width(text, RND_FONT_NORMAL, "00 000 MMMMMMMMMM +00.0 +00.0 0:00.00") +
+    return rnd_text_width(text, RND_FONT_NORMAL, "00 000 MMMMMMMMMM +00.000 +00.000 0:00.00") +
            rnd_text_width(text, RND_FONT_SMALL, "+00") + 52;
 }
 
@@ -38,7 +38,8 @@ static RndTowerCols rnd_tower_cols(RndText *text)
     c.name_x = c.num_x + (float)rnd_text_width(text, RND_FONT_NORMAL, "000") + 8.0f;
     c.last_right = c.x + c.w - RND_PANEL_PAD;
     c.gap_right = c.last_right - (float)rnd_text_width(text, RND_FONT_NORMAL, "0:00.00") - 10.0f;
-    c.int_right = c.gap_right - (float)rnd_text_width(text, RND_FONT_NORMAL, "+00.0") - 10.0f;
+    /* a finished car's figures have three decimals */
+    c.int_right = c.gap_right - (float)rnd_text_width(text, RND_FONT_NORMAL, "+00.000") - 10.0f;
     return c;
 }
 
@@ -157,7 +158,7 @@ static void rnd_tower_row(SDL_Renderer *r, RndText *text, const SimWorld *world,
 }
 
 float rnd_tower_draw(SDL_Renderer *r, RndText *text, const RndTiming *timing, const RndFrame *frame, int selected,
-                     float y, float reserve_px, int view_h, bool translucent)
+                     float y, float reserve_px, int view_h, bool translucent, RndTowerHits *hits)
 {
     const SimWorld *world = frame->world;
     RndTimingRow rows[SIM_MAX_CARS];
@@ -175,6 +176,13 @@ float rnd_tower_draw(SDL_Renderer *r, RndText *text, const RndTiming *timing, co
     rnd_tower_header(text, world, &c, y);
     for (int k = 0; k < rows_shown; k++)
         rnd_tower_row(r, text, world, &rows[k], k, &c, y + head_h + k * row_h, row_h, rows[k].car == selected);
+    if (hits) {
+        hits->count = rows_shown;
+        for (int k = 0; k < rows_shown; k++) {
+            hits->row[k] = (SDL_FRect){c.x, y + head_h + k * row_h, c.w, row_h};
+            hits->car[k] = rows[k].car;
+        }
+    }
     if (rows_shown < n) {
         char buf[32];
         snprintf(buf, sizeof buf, "+%d more", n - rows_shown);

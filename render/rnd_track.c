@@ -9,6 +9,9 @@
 #define RND_TRACK_MAX_SAMPLES 6000
 #define RND_TRACK_MIN_SAMPLES 64
 #define RND_TRACK_STEP_M 1.5
+#define RND_RUNOFF_M 7.0       /* run-off each side of the track, m */
+#define RND_RUNOFF_MIN_PX 6.0   /* drawn from this width on screen */
+#define RND_RUNOFF_RGB 112, 122, 98 /* dusty grey-green, apart from grass and asphalt */
 #define RND_KERB_WIDTH_M 1.0
 #define RND_KERB_BLOCK_M 3.0
 #define RND_KERB_CURVATURE 0.008 /* 1/m: kerbs where the radius is under 125 m */
@@ -181,7 +184,7 @@ static void rnd_track_plan(RndTrackGeom *g, const RndCamera *cam)
     int stride = step_px < RND_TRACK_MIN_SEGMENT_PX ? (int)(RND_TRACK_MIN_SEGMENT_PX / step_px) : 1;
     stride = stride < 1 ? 1 : stride > g->n / 16 ? (g->n / 16 > 1 ? g->n / 16 : 1) : stride;
     /* a segment is kept when an end lies within the view grown by the track's half width, a kerb and the stride */
-    double margin = (g->max_half_width_m + RND_KERB_WIDTH_M) * cam->scale_ppm + stride * step_px + 8.0;
+    double margin = (g->max_half_width_m + RND_RUNOFF_M) * cam->scale_ppm + stride * step_px + 8.0;
     g->seg_count = 0;
     for (int i = 0; i < g->n; i += stride) {
         int j = i + stride < g->n ? i + stride : 0;
@@ -209,6 +212,14 @@ static double rnd_off_right(const RndTrackGeom *g, int i, double min_m)
 {
     (void)min_m;
     return -g->right_m[i];
+}
+static double rnd_off_left_out(const RndTrackGeom *g, int i, double min_m)
+{
+    return g->left_m[i] + min_m;
+}
+static double rnd_off_right_out(const RndTrackGeom *g, int i, double min_m)
+{
+    return -g->right_m[i] - min_m;
 }
 static double rnd_off_left_in(const RndTrackGeom *g, int i, double min_m)
 {
@@ -286,6 +297,10 @@ void rnd_track_draw(RndTrackGeom *g, SDL_Renderer *r, const RndCamera *cam)
     /* the racing line is pre-mixed with the asphalt, so it stays opaque and can overlap like the rest */
     static const RndRgba line = {124, 116, 86, 255};
     rnd_track_plan(g, cam);
+    /* run-off beside the track, once it is wide enough on screen to read as a surface and not as a thicker line */
+    if (RND_RUNOFF_M * cam->scale_ppm >= RND_RUNOFF_MIN_PX)
+        rnd_track_band(g, r, cam, rnd_off_left_out, rnd_off_right_out, RND_RUNOFF_M, overlap_m,
+                       rnd_rgba(RND_RUNOFF_RGB, 255));
     rnd_track_kerbs(g, r, cam, kerb_m, overlap_m);
     rnd_track_band(g, r, cam, rnd_off_left, rnd_off_right, 0.0, overlap_m, rnd_rgba(RND_ASPHALT_RGB, 255));
     rnd_track_band(g, r, cam, rnd_off_left, rnd_off_left_in, edge_m, overlap_m, edge);

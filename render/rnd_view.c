@@ -73,6 +73,7 @@ void rnd_view_reset(RndView *view, const SimWorld *world)
     rnd_timing_reset(&view->timing, world);
     rnd_director_reset(&view->director, world);
     view->car_count = 0;
+    view->ui.results_hidden = false; /* a new race shows its results again */
     if (view->ui.selected >= sim_world_car_count(world))
         view->ui.selected = sim_world_car_count(world) > 0 ? 0 : -1;
 }
@@ -143,6 +144,13 @@ static void rnd_view_cycle(RndView *view, const SimWorld *world, int dir)
 
 static void rnd_view_click(RndView *view, float x, float y)
 {
+    const RndTowerHits *t = &view->tower_hits;
+    for (int k = 0; k < t->count; k++)
+        if (x >= t->row[k].x && x < t->row[k].x + t->row[k].w && y >= t->row[k].y && y < t->row[k].y + t->row[k].h) {
+            view->ui.selected = t->car[k]; /* a row of the tower: its car */
+            rnd_view_take_over(view);
+            return;
+        }
     int best = -1;
     float best_d2 = RND_CLICK_RADIUS_PX * RND_CLICK_RADIUS_PX;
     for (int i = 0; i < view->car_count; i++) {
@@ -187,9 +195,10 @@ static void rnd_view_key(RndView *view, const SDL_KeyboardEvent *key, const RndF
     case SDLK_TAB:
         rnd_view_cycle(view, frame->world, (key->keysym.mod & KMOD_SHIFT) ? -1 : 1);
         break;
-    case SDLK_c: /* director -> follow the selected car -> overview -> director */
+    case SDLK_c: /* director -> follow the selected car -> chase it -> overview -> director */
         view->cam.mode = view->cam.mode == RND_CAM_DIRECTOR ? RND_CAM_FOLLOW
-                         : view->cam.mode == RND_CAM_FOLLOW ? RND_CAM_OVERVIEW
+                         : view->cam.mode == RND_CAM_FOLLOW ? RND_CAM_CHASE
+                         : view->cam.mode == RND_CAM_CHASE  ? RND_CAM_OVERVIEW
                                                             : RND_CAM_DIRECTOR;
         rnd_camera_update(&view->cam, view->cam.view_w, view->cam.view_h);
         break;
@@ -267,24 +276,27 @@ void rnd_view_handle_event(RndView *view, const SDL_Event *ev, const RndFrame *f
 
 /* ---- drawing --------------------------------------------------------------------------------------------------- */
 
-/* The director's framing: both cars of a fight when they fit the view at the follow zoom (centred between them),
- * else the followed car. */
+/* The director's framing: both cars of a fight (zoomed out to hold them when needed), else the followed car. */
 static void rnd_view_frame_shot(RndView *view, const RndFrame *frame, int car)
 {
     const SimWorld *world = frame->world;
     RndPose p = rnd_pose_lerp(frame->prev, sim_world_car(world, car), frame->alpha);
-    double cx = p.x_m, cy = p.y_m;
     int rival = view->director.rival;
     if (rival >= 0 && rival < view->car_count && sim_world_car(world, rival)->status == SIM_RUNNING) {
         RndPose q = rnd_pose_lerp(frame->prev, sim_world_car(world, rival), frame->alpha);
-        double room_w = (view->cam.view_w - view->cam.inset_left_px) * 0.7 / view->cam.scale_ppm;
-        double room_h = (view->cam.view_h - view->cam.inset_bottom_px) * 0.7 / view->cam.scale_ppm;
-        if (fabs(q.x_m - p.x_m) < room_w && fabs(q.y_m - p.y_m) < room_h) {
-            cx = 0.5 * (p.x_m + q.x_m);
-            cy = 0.5 * (p.y_m + q.y_m);
-        }
+        if (rnd_camera_frame_pair(&view->cam, p.x_m, p.y_m, q.x_m, q.y_m))
+            return;
     }
-    rnd_camera_centre(&view->cam, cx, cy);
+    rnd_camera_centre(&view->cam, p.x_m, p.y_m);
+}
+
+/* Heading up along the track, not the car's own heading, which would swing the whole view with every correction. */
+static void rnd_view_chase(RndView *view, const RndFrame *frame, int car)
+{
+    const SimCar *c = sim_world_car(frame->world, car);
+    RndPose p = rnd_pose_lerp(frame->prev, c, frame->alpha);
+    TrkPose t = trk_pose_at(sim_world_track(frame->world), c->s_m, NULL);
+    rnd_camera_chase(&view->cam, p.x_m, p.y_m, atan2(t.ty, t.tx));
 }
 
 void rnd_view_draw(RndView *view, const RndFrame *frame)
@@ -306,6 +318,8 @@ void rnd_view_draw(RndView *view, const RndFrame *frame)
     if (view->cam.mode == RND_CAM_FOLLOW && sel >= 0) {
         RndPose p = rnd_pose_lerp(frame->prev, sim_world_car(world, sel), frame->alpha);
         rnd_camera_centre(&view->cam, p.x_m, p.y_m);
+    } else if (view->cam.mode == RND_CAM_CHASE && sel >= 0) {
+        rnd_view_chase(view, frame, sel);
     } else if (director && sel >= 0) {
         rnd_view_frame_shot(view, frame, sel);
     }
@@ -322,9 +336,9 @@ void rnd_view_draw(RndView *view, const RndFrame *frame)
         rnd_director_draw_caption(r, view->text, &view->director, world, (float)view->cam.inset_left_px,
                                   rnd_minimap_panel(&view->minimap, w).x);
     rnd_hud_draw(r, view->text, &view->hud, &view->timing, frame, &view->ui, &view->cam, view->timeline != NULL, w,
-                 h);
+                 h, &view->tower_hits);
     if (view->ui.inspector && sel >= 0)
-        rnd_inspector_draw_panel(r, view->text, frame, sel, w, h);
+        rnd_inspector_draw_panel(view, frame, sel, w, h);
     if (view->timeline) /* at the foot of the HUD column, which keeps room for it */
         rnd_timeline_draw(r, view->text, view->timeline, (float)view->cam.inset_left_px - 10.0f, h);
     if (sim_world_done(world) && !view->ui.results_hidden)

@@ -387,6 +387,15 @@ typedef struct SimTraceCar {
     int position;        /* at the last sample */
 } SimTraceCar;
 
+/* An overtake or a collision as the trace saw it: where car a was at that moment. */
+typedef struct SimTraceEvent {
+    SimEventType type;   /* SIM_EV_OVERTAKE or SIM_EV_COLLISION */
+    int a, b;            /* car ids (a = the passer) */
+    double time_s;
+    double lap;          /* car a's race distance in laps */
+    int position_a;      /* car a's position after the step */
+} SimTraceEvent;
+
 typedef struct SimTrace {
     int car_count;
     int laps;
@@ -398,6 +407,9 @@ typedef struct SimTrace {
     double *prev_dist_m; /* per car, at the previous sample */
     double prev_time_s;
     int *next_marker;    /* per car */
+    SimTraceEvent *events; /* overtakes and collisions, in the order they happened */
+    int event_count, event_cap;
+    int events_seen;     /* the world's events already read */
 } SimTrace;
 
 /* Starts a trace of a world before its first step (the grid order is read here). NULL on allocation failure or a

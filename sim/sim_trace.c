@@ -41,7 +41,32 @@ SimTrace *sim_trace_create(const SimWorld *world, int per_lap)
     for (long i = 0; i < (long)n * t->markers; i++)
         t->cross_s[i] = -1.0;
     t->prev_time_s = sim_world_time(world);
+    sim_world_events(world, &t->events_seen); /* markers start with the trace */
     return t;
+}
+
+/* The step's overtakes and collisions, placed where the passer (car a) is now. An allocation failure drops the
+ * markers, never the race. */
+static void sim_trace_events(SimTrace *t, const SimWorld *world)
+{
+    int n = 0;
+    const SimEvent *ev = sim_world_events(world, &n);
+    for (; t->events_seen < n; t->events_seen++) {
+        const SimEvent *e = &ev[t->events_seen];
+        if ((e->type != SIM_EV_OVERTAKE && e->type != SIM_EV_COLLISION) || e->a < 0 || e->a >= t->car_count)
+            continue;
+        if (t->event_count == t->event_cap) {
+            int cap = t->event_cap ? 2 * t->event_cap : 64;
+            SimTraceEvent *grown = realloc(t->events, (size_t)cap * sizeof *grown);
+            if (!grown)
+                continue;
+            t->events = grown;
+            t->event_cap = cap;
+        }
+        const SimCar *car = sim_world_car(world, e->a);
+        t->events[t->event_count++] = (SimTraceEvent){e->type, e->a, e->b, sim_world_time(world),
+                                                      car->race_dist_m / t->lap_m, car->position};
+    }
 }
 
 void sim_trace_sample(SimTrace *t, const SimWorld *world)
@@ -65,6 +90,7 @@ void sim_trace_sample(SimTrace *t, const SimWorld *world)
         t->cars[c].position = car->position;
     }
     t->prev_time_s = now;
+    sim_trace_events(t, world);
 }
 
 void sim_trace_free(SimTrace *t)
@@ -75,6 +101,7 @@ void sim_trace_free(SimTrace *t)
     free(t->cross_s);
     free(t->prev_dist_m);
     free(t->next_marker);
+    free(t->events);
     free(t);
 }
 

@@ -51,5 +51,11 @@ refused "ab --chart /nonexistent" "racesim ab: cannot write '/nonexistent/x.svg'
 # and merge before it reads its parts (this part does not exist: the chart is the first complaint)
 refused "merge --chart /nonexistent" "racesim merge: cannot write '/nonexistent/x.svg'" \
     merge --chart /nonexistent/x.svg "$tmp/missing.jsonl"
+# the charts branch's options: an unknown camera, an empty or non-SVG batch chart (before any race runs)
+refused "run --camera cockpit" "racesim run: --camera: expected overview, follow, chase or director, got 'cockpit'" \
+    run "$race" --camera cockpit
+refused "batch --chart=" "racesim batch: --chart: expected a file path, got ''" batch "$race" --races 1 --chart=
+refused "batch --chart x.png" "racesim batch: --chart $tmp/x.png: only SVG charts are written" \
+    batch "$race" --races 50 --chart "$tmp/x.png"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

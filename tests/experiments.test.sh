@@ -104,6 +104,25 @@ check "merge: batch and ab files cannot be mixed" grep -q "cannot be merged" "$t
 "$prog" run "$race" --headless --quiet --laps 1 --chart "$tmp/race.svg" >/dev/null 2>&1
 check "run --chart runs" [ $? -eq 0 ]
 check "run --chart: 10 polylines (5 cars x 2 charts)" [ "$(grep -c '<polyline' "$tmp/race.svg")" -eq 10 ]
+# one overtake marker per overtake of the race (and the legend's), the title's double spaces kept
+"$prog" run "$race" --headless --quiet --laps 2 --seed 3 --json "$tmp/ev3.json" --chart "$tmp/race3.svg" >/dev/null 2>&1
+overtakes=$(python3 -c 'import json,sys; print(sum(e["type"] == "overtake" for e in json.load(open(sys.argv[1]))["events"]))' "$tmp/ev3.json")
+check "run --chart: a marker per overtake ($overtakes)" [ "$(grep -c 'class="pass"' "$tmp/race3.svg")" -eq $((overtakes + 1)) ]
+check "run --chart: runs of spaces survive in the title" grep -q 'seed 3 &#160;2 laps' "$tmp/race3.svg"
+
+# ---- batch --chart: per driver, a dot per place it finished in, a mean tick and a box of its best laps ------------
+"$prog" batch "$race" --laps 1 --races 4 --jobs 2 --chart "$tmp/batch.svg" >/dev/null 2>&1
+check "batch --chart runs" [ $? -eq 0 ]
+check "batch --chart: a box and a mean tick per driver" \
+    [ "$(grep -c 'class="box"' "$tmp/batch.svg")" -eq 5 -a "$(grep -c 'class="mean"' "$tmp/batch.svg")" -eq 5 ]
+check "batch --chart: 20 finishes as dots" python3 -c '
+import re, sys
+svg = open(sys.argv[1]).read()
+assert 5 <= svg.count("class=\"place\"") <= 20
+' "$tmp/batch.svg"
+"$prog" batch "$race" --laps 1 --races 2 --chart "$tmp/batch.png" >/dev/null 2>"$tmp/bpng.err"
+check "batch --chart: only .svg" [ $? -eq 2 ]
+check "batch --chart: says why" grep -q "only SVG charts" "$tmp/bpng.err"
 
 # ---- batch --csv: the rows `run --csv` writes for each race, in seed order, also when resumed --------------------
 "$prog" batch "$race" --laps 1 --races 3 --seed 21 --out "$tmp/c.jsonl" --csv "$tmp/c.csv" >/dev/null

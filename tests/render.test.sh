@@ -82,7 +82,7 @@ cmp -s "$shot" "$out/at5.bmp" && bad "screenshots at 5 s and 20 s are identical"
 [ -s "$out/tv1.bmp" ] && cmp -s "$out/tv1.bmp" "$out/tv2.bmp" && ok || bad "two director screenshots of the same moment differ"
 cmp -s "$shot" "$out/tv1.bmp" && bad "the director's screenshot is the overview's" || ok
 "$prog" run "$race" --screenshot "$out/x.bmp" --camera sideways >/dev/null 2>"$out/err"
-[ $? = 2 ] && grep -q "overview, follow or director" "$out/err" && ok || bad "--camera sideways: $(cat "$out/err")"
+[ $? = 2 ] && grep -q "overview, follow, chase or director" "$out/err" && ok || bad "--camera sideways: $(cat "$out/err")"
 
 # an unwritable path: refused before anything is drawn (exit 2, bad usage) with a message naming the file
 "$prog" run "$race" --screenshot /nonexistent-dir/x.bmp --at 1 >/dev/null 2>"$out/err"

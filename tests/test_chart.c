@@ -4,6 +4,7 @@
 #include "../lab/lab.h"
 #include "tst.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 /* Three cars, two laps, two markers per lap. Car 2 retires after the first marker. */
@@ -120,10 +121,139 @@ static int test_ab_svg(void)
     return 0;
 }
 
+/* The lap chart: a point at every marker (so a pass inside a lap shows), one marker per overtake and contact. */
+static int test_lap_chart_events(void)
+{
+    SimTrace *t = make_trace();
+    SimTraceEvent ev[3] = {{SIM_EV_OVERTAKE, 1, 0, 19.0, 0.95, 1}, {SIM_EV_COLLISION, 0, 1, 19.5, 1.0, 2},
+                           {SIM_EV_OVERTAKE, 0, 1, 30.2, 1.5, 1}};
+    t->events = ev;
+    t->event_count = 3;
+    char *svg = svg_of_race(t);
+    t->events = NULL;
+    t->event_count = 0;
+    TST_CHECK(svg != NULL);
+    TST_CHECK(count(svg, "class=\"pass\"") == 2 + 1); /* two passes and the legend's */
+    TST_CHECK(count(svg, "class=\"contact\"") == 1 + 1);
+    /* the lap chart's lines, drawn from the last car: car 2 (out after one marker), car 1, car 0 */
+    int points[3] = {0, 0, 0};
+    const char *p = svg;
+    for (int i = 0; i < 3 && (p = strstr(p, "stroke-width=\"3\"")) != NULL; i++, p++)
+        for (const char *q = strstr(p, "points=\"") + 8; *q != '"'; q++)
+            points[i] += *q == ',';
+    TST_CHECK(points[0] == 2 && points[1] == 5 && points[2] == 5); /* the grid and every marker reached */
+    TST_CHECK(count(svg, "stroke-width=\"3\"") == 3);
+    free(svg);
+    return 0;
+}
+
+/* Twenty cars finishing within a tenth of each other: every gap label is drawn and no two overlap, by the same
+ * width the writer assumes, which overestimates DejaVu Sans. */
+static int test_gap_labels_apart(void)
+{
+    enum { N = 20, M = 4 };
+    static SimTraceCar cars[N];
+    static double cross[N * M];
+    SimTrace t = {0};
+    t.car_count = N, t.laps = 2, t.per_lap = 2, t.markers = M, t.lap_m = 1000.0, t.cars = cars, t.cross_s = cross;
+    for (int c = 0; c < N; c++) {
+        memset(&cars[c], 0, sizeof cars[c]);
+        snprintf(cars[c].name, sizeof cars[c].name, "Car %d", c);
+        cars[c].number = c + 1, cars[c].grid = c + 1, cars[c].status = SIM_FINISHED;
+        for (int k = 0; k < M; k++)
+            cross[c * M + k] = 10.0 * (k + 1) + 0.005 * c;
+    }
+    char *svg = svg_of_race(&t);
+    TST_CHECK(svg != NULL);
+    double x[N], y[N], w[N];
+    int n = 0;
+    for (const char *p = strstr(svg, "class=\"endlabel\""); p && n < N; p = strstr(p + 1, "class=\"endlabel\"")) {
+        TST_CHECK(sscanf(p, "class=\"endlabel\" x=\"%lf\" y=\"%lf\"", &x[n], &y[n]) == 2);
+        const char *a = strchr(p, '>') + 1, *b = strstr(a, "</text>");
+        w[n] = (double)(b - a) * 0.64 * 11;
+        n++;
+    }
+    TST_CHECK(n == N);
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            TST_CHECK(fabs(y[i] - y[j]) >= 13.0 || x[i] + w[i] <= x[j] || x[j] + w[j] <= x[i]);
+    free(svg);
+    return 0;
+}
+
+/* SVG collapses runs of spaces: the writer keeps them as no-break spaces. */
+static int test_title_spaces(void)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    TST_CHECK(f != NULL);
+    lab_chart_race_svg(make_trace(), "race.ini  seed 1  5 laps", f);
+    fclose(f);
+    TST_CHECK(strstr(buf, ">race.ini &#160;seed 1 &#160;5 laps</text>") != NULL);
+    free(buf);
+    return 0;
+}
+
+/* The batch chart: a dot per place a driver finished in, a tick per driver, a box per driver with laps. */
+static int test_batch_chart(void)
+{
+    static LabBatchTally t;
+    static LabRecord r;
+    char err[256];
+    LabBatchChart *chart = lab_batch_chart_create();
+    TST_CHECK(chart != NULL);
+    lab_batch_tally_init(&t);
+    memset(&r, 0, sizeof r);
+    r.kind = LAB_RECORD_RACE;
+    snprintf(r.race, sizeof r.race, "r.ini");
+    r.laps = 2;
+    r.car_count = 3;
+    lab_record_default_points(&r);
+    for (int i = 0; i < 6; i++) {
+        r.seed = (uint64_t)i + 1;
+        for (int c = 0; c < 3; c++) {
+            LabCarRecord *car = &r.cars[c];
+            memset(car, 0, sizeof *car);
+            snprintf(car->name, sizeof car->name, "Car %d", c);
+            snprintf(car->driver, sizeof car->driver, "d%d.ini", c);
+            car->number = c + 1;
+            car->position = c == 2 ? 3 : (c + i) % 2 + 1; /* cars 0 and 1 swap places; car 2 third or out */
+            car->status = c == 2 && i == 0 ? SIM_DNF : SIM_FINISHED;
+            car->best_lap_s = c == 2 && i == 0 ? 0.0 : 80.0 + c + 0.1 * i;
+        }
+        TST_CHECK(lab_batch_tally_add(&t, &r, err, sizeof err) == 0);
+        TST_CHECK(lab_batch_chart_add(chart, &t, &r, err, sizeof err) == 0);
+    }
+    TST_CHECK(chart->finish[0][0] == 3 && chart->finish[0][1] == 3);
+    TST_CHECK(chart->finish[2][SIM_MAX_CARS] == 1 && chart->finish[2][2] == 5);
+    TST_CHECK(chart->best_n[2] == 5);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    TST_CHECK(f != NULL);
+    lab_chart_batch_svg(&t, chart, f);
+    fclose(f);
+    TST_CHECK(count(buf, "class=\"place\"") == 2 + 2 + 2);
+    TST_CHECK(count(buf, "class=\"mean\"") == 3);
+    TST_CHECK(count(buf, "class=\"box\"") == 3);
+    TST_CHECK(strstr(buf, ">DNF<") != NULL);
+    TST_CHECK(count(buf, "<text") == count(buf, "</text>"));
+    /* rows in the table's order: car 2 (always third) last */
+    TST_CHECK(strstr(buf, ">#3 Car 2<") > strstr(buf, ">#1 Car 0<") && strstr(buf, ">#3 Car 2<") > strstr(buf, ">#2 Car 1<"));
+    free(buf);
+    lab_batch_chart_destroy(chart);
+    return 0;
+}
+
 int main(void)
 {
     TST_RUN(test_positions);
     TST_RUN(test_race_svg);
+    TST_RUN(test_lap_chart_events);
+    TST_RUN(test_gap_labels_apart);
+    TST_RUN(test_title_spaces);
+    TST_RUN(test_batch_chart);
     TST_RUN(test_ab_svg);
     return tst_report();
 }

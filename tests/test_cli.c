@@ -154,6 +154,52 @@ static int test_run_at_and_video(void)
     return 0;
 }
 
+/* the viewer's and the experiments' options from the charts branch: --camera chase, batch --chart (its .svg name is
+ * the command's to check, like run --chart), and their refusals */
+static int test_chase_and_batch_chart(void)
+{
+    static const char *const chase[] = {"run", "--camera=chase", "r.ini", NULL};
+    static const char *const chart[] = {"batch", "r.ini", "--races", "3", "--chart", "b.svg", NULL};
+    CliCall c;
+    FILE *out, *err;
+    CliRunOpts r;
+    cli_call_begin(&c, chase, &out, &err);
+    int rc = cli_run_parse(c.argc, c.argv, &r, out, err);
+    cli_call_end(out, err);
+    TST_CHECK(rc == CLI_GO && c.err_len == 0);
+    TST_STR_EQ(r.camera, "chase");
+    cli_call_free(&c);
+    CliBatchOpts b;
+    cli_call_begin(&c, chart, &out, &err);
+    rc = cli_batch_parse(c.argc, c.argv, &b, out, err);
+    cli_call_end(out, err);
+    TST_CHECK(rc == CLI_GO && c.err_len == 0 && b.races == 3);
+    TST_STR_EQ(b.chart_path, "b.svg");
+    cli_call_free(&c);
+    static const char *const no_chart[] = {"batch", "r.ini", "--races", "3", NULL};
+    cli_call_begin(&c, no_chart, &out, &err);
+    rc = cli_batch_parse(c.argc, c.argv, &b, out, err);
+    cli_call_end(out, err);
+    TST_CHECK(rc == CLI_GO && b.chart_path == NULL);
+    cli_call_free(&c);
+    static const char *const bad_camera[] = {"run", "--camera", "cockpit", NULL};
+    cli_call_begin(&c, bad_camera, &out, &err);
+    rc = cli_run_parse(c.argc, c.argv, &r, out, err);
+    cli_call_end(out, err);
+    TST_CHECK(rc == 2 && c.out_len == 0);
+    TST_CHECK(c.err && strstr(c.err, "racesim run: --camera: expected overview, follow, chase or director, got "
+                                     "'cockpit'") != NULL);
+    cli_call_free(&c);
+    static const char *const empty_chart[] = {"batch", "r.ini", "--races", "3", "--chart=", NULL};
+    cli_call_begin(&c, empty_chart, &out, &err);
+    rc = cli_batch_parse(c.argc, c.argv, &b, out, err);
+    cli_call_end(out, err);
+    TST_CHECK(rc == 2 && c.out_len == 0);
+    TST_CHECK(c.err && strstr(c.err, "racesim batch: --chart: expected a file path, got ''") != NULL);
+    cli_call_free(&c);
+    return 0;
+}
+
 /* "-hq" stops inside a cluster (at h) of short options; the next parse, of another line, must not resume there. */
 static int test_parses_in_a_row(void)
 {
@@ -189,5 +235,6 @@ int main(void)
     TST_RUN(test_messages_go_to_the_given_streams);
     TST_RUN(test_parses_in_a_row);
     TST_RUN(test_run_at_and_video);
+    TST_RUN(test_chase_and_batch_chart);
     return tst_report();
 }

@@ -204,6 +204,63 @@ static int test_camera_round_trip(void)
     return 0;
 }
 
+/* The director's two-shot zooms out just enough to hold both cars, never below a quarter of the follow zoom. */
+static int test_camera_frame_pair(void)
+{
+    RndCamera cam = {0};
+    cam.view_w = 1280;
+    cam.view_h = 800;
+    cam.inset_left_px = 420;
+    cam.inset_bottom_px = 200;
+    cam.mode = RND_CAM_DIRECTOR;
+    rnd_camera_init(&cam, -1000.0, -1000.0, 1000.0, 1000.0);
+    double follow = cam.follow_scale_ppm;
+    TST_CHECK(rnd_camera_frame_pair(&cam, 0.0, 0.0, 10.0, 0.0));
+    TST_NEAR(cam.scale_ppm, follow, 1e-9); /* close: the follow zoom */
+    TST_CHECK(rnd_camera_frame_pair(&cam, 0.0, 0.0, 150.0, 40.0)); /* a wide pair, a second apart */
+    TST_CHECK(cam.scale_ppm < follow);
+    float sx, sy;
+    const double pts[2][2] = {{0.0, 0.0}, {150.0, 40.0}};
+    for (int i = 0; i < 2; i++) {
+        rnd_camera_to_screen(&cam, pts[i][0], pts[i][1], &sx, &sy);
+        TST_CHECK(sx > cam.inset_left_px && sx < cam.view_w && sy > 0.0f && sy < cam.view_h - cam.inset_bottom_px);
+    }
+    rnd_camera_update(&cam, 1280, 800);
+    TST_NEAR(cam.scale_ppm, follow, 1e-9); /* the wider frame was for that frame only */
+    cam.cx_m = cam.cy_m = 7.0;
+    TST_CHECK(!rnd_camera_frame_pair(&cam, 0.0, 0.0, 1500.0, 0.0)); /* too far apart: no two-shot */
+    TST_NEAR(cam.cx_m, 7.0, 1e-12);
+    return 0;
+}
+
+/* The chase camera turns the heading up the screen and keeps the car below the middle; screen and world agree. */
+static int test_camera_chase(void)
+{
+    RndCamera cam = {0};
+    cam.view_w = 1280;
+    cam.view_h = 800;
+    cam.mode = RND_CAM_CHASE;
+    rnd_camera_init(&cam, -1000.0, -1000.0, 1000.0, 1000.0);
+    const double heading = 2.2, x = 30.0, y = -12.0;
+    rnd_camera_chase(&cam, x, y, heading);
+    float cx, cy, ax, ay;
+    rnd_camera_to_screen(&cam, x, y, &cx, &cy);
+    rnd_camera_to_screen(&cam, x + 20.0 * cos(heading), y + 20.0 * sin(heading), &ax, &ay);
+    TST_NEAR(ax, cx, 1e-3);              /* straight ahead is straight up */
+    TST_NEAR(cy - ay, 20.0 * cam.scale_ppm, 1e-3);
+    TST_CHECK(cy > 400.0f);              /* the car below the middle */
+    double wx, wy;
+    rnd_camera_to_world(&cam, 123.0f, 456.0f, &wx, &wy);
+    rnd_camera_to_screen(&cam, wx, wy, &ax, &ay);
+    TST_NEAR(ax, 123.0, 1e-3);
+    TST_NEAR(ay, 456.0, 1e-3);
+    rnd_camera_pan(&cam, 0.0f, 50.0f); /* a drag down moves the world down the screen, turned or not */
+    rnd_camera_to_screen(&cam, x, y, &ax, &ay);
+    TST_NEAR(ay - cy, 50.0, 1e-3);
+    TST_NEAR(ax, cx, 1e-3);
+    return 0;
+}
+
 static int test_pose_interpolation(void)
 {
     RndSnapshot prev = {0};
@@ -664,9 +721,9 @@ static int test_controls(void)
     e = key_event(SDLK_m, 0);
     rnd_view_handle_event(f.view, &e, &frame, &act);
     TST_CHECK(ui->inspector != insp);
-    /* c cycles director -> follow -> overview -> director */
-    const RndCameraMode cycle[3] = {RND_CAM_DIRECTOR, RND_CAM_FOLLOW, RND_CAM_OVERVIEW};
-    for (int i = 0; i < 3; i++) {
+    /* c cycles director -> follow -> chase -> overview -> director */
+    const RndCameraMode cycle[4] = {RND_CAM_DIRECTOR, RND_CAM_FOLLOW, RND_CAM_CHASE, RND_CAM_OVERVIEW};
+    for (int i = 0; i < 4; i++) {
         e = key_event(SDLK_c, 0);
         rnd_view_handle_event(f.view, &e, &frame, &act);
         TST_CHECK(rnd_view_camera(f.view)->mode == cycle[i]);
@@ -922,6 +979,8 @@ int main(void)
     TST_RUN(test_cars_drawn_in_their_colours);
     TST_RUN(test_follow_camera_centres_selected);
     TST_RUN(test_minimap_in_follow_mode);
+    TST_RUN(test_camera_frame_pair);
+    TST_RUN(test_camera_chase);
     TST_RUN(test_tower_timing);
     TST_RUN(test_overview_tags_do_not_overlap);
     TST_RUN(test_director_picks_closest_fight);

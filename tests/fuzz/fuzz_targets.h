@@ -281,7 +281,7 @@ static const char *fuzz_cli_run_bad(const CliRunOpts *o, char **argv, int argc)
         return "--from or --to without --video";
     }
     if (o->camera && strcmp(o->camera, "overview") != 0 && strcmp(o->camera, "follow") != 0 &&
-        strcmp(o->camera, "director") != 0)
+        strcmp(o->camera, "chase") != 0 && strcmp(o->camera, "director") != 0)
         return "--camera";
     const char *paths[] = {o->json_path, o->csv_path, o->screenshot_path, o->font_path, o->trace_path,
                            o->chart_path, o->camera, o->video_path};
@@ -294,9 +294,10 @@ static const char *fuzz_cli_run_bad(const CliRunOpts *o, char **argv, int argc)
 static const char *fuzz_cli_batch_bad(const CliBatchOpts *o, char **argv, int argc)
 {
     if (!o->race_path || !fuzz_cli_word(o->race_path, argv, argc) || !fuzz_cli_word(o->out_path, argv, argc) ||
-        !fuzz_cli_word(o->csv_path, argv, argc))
+        !fuzz_cli_word(o->csv_path, argv, argc) || !fuzz_cli_word(o->chart_path, argv, argc))
         return "a path that is not a word of the line";
-    if ((o->out_path && !o->out_path[0]) || (o->csv_path && !o->csv_path[0]))
+    if ((o->out_path && !o->out_path[0]) || (o->csv_path && !o->csv_path[0]) ||
+        (o->chart_path && !o->chart_path[0]))
         return "an empty path";
     if (!fuzz_cli_range(o->races, 1, 100000000) || !fuzz_cli_range(o->jobs, 1, 256) ||
         !fuzz_cli_range(o->laps, 0, 1000) || !fuzz_cli_shard(o->shard_index, o->shard_count))

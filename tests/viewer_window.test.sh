@@ -1,0 +1,177 @@
+#!/bin/sh
+# viewer_window.test.sh: the viewer in a real window under Xvfb, driven as a person would (xdotool presses keys and
+# clicks, ImageMagick's `import` captures the window), pixels checked:
+#   a click on a row of the standings tower selects that car (its row lit, the camera follows it);
+#   `c` cycles director -> follow -> chase -> overview: the chase camera puts the road ahead straight up the screen;
+#   the inspector panel covers no car (the chase camera at the start: the grid runs down the screen, under the
+#   panel's first spot, so it has to move);
+#   the results screen sits right of the tower and the ticker; Enter hides it; after r the next results show;
+#   run-off is drawn beside the track close up and not in the overview;
+#   cars have a nose (a quarter of the way back from the front, under 0.6 of the widest; measured on the selected
+#   car in the chase camera).
+# Skips (0 passed, 0 failed) when Xvfb, xdotool or import is missing.
+# usage: sh tests/viewer_window.test.sh PROGRAM BUILD_DIR
+prog="$1"
+build="${2:-build/plain}"
+case "$prog" in */*) ;; *) prog="./$prog" ;; esac
+out="$build/tests/viewer_window.tmp"
+pass=0
+fail=0
+check() {
+    name="$1"; shift
+    if "$@"; then pass=$((pass + 1)); else echo "FAIL: $name"; fail=$((fail + 1)); fi
+}
+finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit $?; }
+for tool in Xvfb xdotool import convert; do
+    command -v $tool >/dev/null 2>&1 || { echo "viewer_window.test.sh: no $tool, skipped"; finish; }
+done
+rm -rf "$out"
+mkdir -p "$out"
+
+# a display of our own: the first free number from 70
+disp=70
+while [ -e "/tmp/.X11-unix/X$disp" ] || [ -e "/tmp/.X$disp-lock" ]; do disp=$((disp + 1)); done
+Xvfb ":$disp" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
+xvfb=$!
+export DISPLAY=":$disp"
+app=""
+cleanup() {
+    [ -n "$app" ] && kill "$app" 2>/dev/null
+    kill "$xvfb" 2>/dev/null
+}
+trap cleanup EXIT INT TERM
+for i in 1 2 3 4 5 6 7 8 9 10; do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.3; done
+
+# open RACE with the rest as options; sets $win (the window id)
+open_window() {
+    race="$1"; shift
+    SDL_RENDER_DRIVER=software "$prog" run "$race" --quiet "$@" >"$out/app.log" 2>&1 &
+    app=$!
+    win=""
+    for i in $(seq 1 150); do # up to 30 s: a loaded machine builds the drivers' tables slowly
+        win=$(xdotool search --name "racesim - " 2>/dev/null | head -n 1)
+        [ -n "$win" ] && break
+        sleep 0.2
+    done
+    [ -n "$win" ] || return 1
+    xdotool windowmove "$win" 0 0 windowfocus --sync "$win" >/dev/null 2>&1
+    sleep 0.5
+}
+close_window() {
+    xdotool key --window "$win" Escape >/dev/null 2>&1
+    for i in $(seq 1 25); do kill -0 "$app" 2>/dev/null || break; sleep 0.2; done
+    kill "$app" 2>/dev/null
+    wait "$app" 2>/dev/null
+    app=""
+}
+key() { xdotool key --window "$win" "$@"; sleep 0.4; }
+# never without a window id: import would wait for a click
+shot() { [ -n "$win" ] && timeout 20 import -window "$win" "$out/$1.png"; }
+# mean brightness (0..1) of a w x h box at x,y of a capture
+mean() { convert "$out/$1.png" -crop "$4x$5+$2+$3" +repage -colorspace Gray -format '%[fx:mean]' info:; }
+# the count of pixels of one colour (hex rrggbb) in a box
+count_rgb() {
+    convert "$out/$1.png" -crop "$4x$5+$2+$3" +repage -fill black +opaque "#$6" -fill white -opaque "#$6" \
+        -colorspace Gray -format '%[fx:round(mean*w*h)]' info:
+}
+
+# ---- a click on a tower row selects its car ----------------------------------------------------------------------
+if ! open_window data/races/default.ini --seed 1; then
+    check "the window opens ($(cat "$out/app.log"))" false
+    finish
+fi
+key space                      # paused, so the rows stay put
+shot before
+xdotool mousemove --window "$win" 200 166 click 1   # the fourth row (header 62..100, rows 19 px)
+sleep 0.5
+shot clicked
+lit_before=$(mean before 12 157 390 17)
+lit_after=$(mean clicked 12 157 390 17)
+other_after=$(mean clicked 12 100 390 17)
+check "the clicked row is lit ($lit_before -> $lit_after)" \
+    awk -v a="$lit_before" -v b="$lit_after" 'BEGIN { exit !(b > a + 0.03) }'
+check "the first row is no longer lit ($other_after)" \
+    awk -v a="$other_after" -v b="$lit_after" 'BEGIN { exit !(b > a + 0.03) }'
+cp "$out/clicked.png" "$out/clicked-keep.png"
+
+# ---- c cycles the cameras; the chase camera turns the road ahead up the screen --------------------------------
+key c                          # follow (the click already left the director: follow -> chase)
+shot chase
+# the road straight above the car (the view's middle, 40..160 px up) is asphalt: #46484e
+asphalt_up=$(count_rgb chase 835 250 20 120 46484e)
+check "chase: the road runs up the screen ($asphalt_up of 2400 px)" [ "$asphalt_up" -gt 1200 ]
+# the inspector panel covers no car: the box of its interest bars and label (exact colour, x > 600), widened to the
+# panel's edges, header and legend, holds none of the cars' colours
+convert "$out/chase.png" -depth 8 txt:- >"$out/chase.txt"
+panel=$(awk -F'[,: ]+' 'NR > 1 && $1 > 600 && $0 ~ /#46D75F/ {
+    if (!n++ || $1 < x0) x0 = $1; if ($1 > x1) x1 = $1; if (!m++ || $2 < y0) y0 = $2; if ($2 > y1) y1 = $2 }
+    END { if (n) print x0 - 10, y0 - 45, x1 + 12, y1 + 70 }' "$out/chase.txt")
+check "the inspector panel is on screen ($panel)" [ -n "$panel" ]
+colours=$(for d in $(sed -n 's/^driver *= *//p' data/races/default.ini); do
+    sed -n 's/^colour *= *#\([0-9a-fA-F]\{6\}\).*/\1/p' "data/races/$d" | tr 'a-f' 'A-F'; done | tr '\n' ' ')
+set -- $panel
+under=$(awk -F'[,: ]+' -v x0="$1" -v y0="$2" -v x1="$3" -v y1="$4" -v cols="$colours" '
+    BEGIN { n = split(cols, c, " "); for (i = 1; i <= n; i++) want["#" c[i]] = 1 }
+    NR > 1 && $1 > 420 { for (f = 1; f <= NF; f++) if ($f in want) { cars++; if ($1 >= x0 && $1 <= x1 && $2 >= y0 && $2 <= y1) inside++ } }
+    END { print cars + 0, inside + 0 }' "$out/chase.txt")
+set -- $under
+check "cars are on screen ($1 px of their colours)" [ "$1" -gt 300 ]
+check "no car under the inspector panel ($2 px)" [ "$2" -eq 0 ]
+
+# a car with a nose: the selected car (chase: pointing up, ringed at the view's middle) is narrower at the front
+sel=$(convert "$out/clicked-keep.png" -format '%[hex:p{69,166}]' info:)
+shape=$(awk -F'[,: ]+' -v c="#$sel" '
+    NR > 1 && $1 > 760 && $1 < 980 && $2 >= 380 && $2 <= 445 && index($0, c) { x[NR] = $1; y[NR] = $2 }
+    END { for (i in x) if (y[i] >= 402 && y[i] <= 425) { sx += x[i]; k++ }  # the body, clear of the number tag
+          cx = k ? sx / k : 0
+          for (i in x) if (x[i] >= cx - 8 && x[i] <= cx + 8) { w[y[i]]++; if (!n++ || y[i] < t) t = y[i]; if (y[i] > b) b = y[i] }
+          h = b - t; for (r = t + int(h / 2); r <= b; r++) if (w[r] > body) body = w[r]
+          print w[int(t + 0.25 * h)] + 0, body + 0, h }' "$out/chase.txt")
+set -- $shape
+check "the selected car's nose ($1 px) is under 0.6 of its widest ($2 px), $3 px long" \
+    [ "$3" -gt 12 -a "$1" -gt 0 -a $(($1 * 10)) -lt $(($2 * 6)) ]
+
+key c
+shot overview
+key c
+shot director
+check "overview and chase differ" sh -c "! cmp -s '$out/overview.png' '$out/chase.png'"
+# run-off beside the track close up, none in the overview, where it would only thicken the line (scale-aware detail)
+runoff_near=$(count_rgb chase 460 0 820 800 707A62)
+runoff_far=$(count_rgb overview 460 0 820 800 707A62)
+check "run-off beside the track close up ($runoff_near px), none in the overview ($runoff_far px)" \
+    [ "$runoff_near" -gt 2000 -a "$runoff_far" -eq 0 ]
+close_window
+
+# ---- the results screen: styled, right of the tower and the ticker; Enter hides it, r brings a new race's back ----
+# the results' accent (title, top rule) in x from $2, $3 wide; from the top down to $4 (default: the whole height)
+accent() { count_rgb "$1" "$2" 0 "$3" "${4:-800}" FFCD3C; }
+tower_rows() { mean "$1" 12 100 390 190; }
+if ! RACESIM_SPEED=64 open_window tests/data/exp_race.ini --laps 1 --seed 2; then
+    check "the window opens again ($(cat "$out/app.log"))" false
+    finish
+fi
+for i in $(seq 1 60); do
+    shot results
+    [ "$(accent results 460 820)" -gt 400 ] && break
+    sleep 0.5
+done
+check "the results screen shows ($(accent results 460 820) accent px right of the tower)" [ "$(accent results 460 820) " -gt 400 ]
+# down to y 740: the replay timeline at the foot of the column (from y 760) is yellow up to the moment shown
+check "the tower stays clear of it ($(accent results 0 455 740) accent px over the tower)" \
+    [ "$(accent results 0 455 740)" -lt 400 ]
+lit=$(tower_rows results)
+check "the tower's rows are still drawn (brightness $lit)" awk -v a="$lit" 'BEGIN { exit !(a > 0.15) }'
+key Return
+shot hidden
+check "Enter hides the results ($(accent hidden 460 820) px)" [ "$(accent hidden 460 820)" -lt 100 ]
+key r
+for i in $(seq 1 60); do
+    sleep 0.5
+    shot again
+    [ "$(accent again 460 820)" -gt 400 ] && break
+done
+check "after r the next race's results show again" [ "$(accent again 460 820)" -gt 400 ]
+close_window
+
+finish
