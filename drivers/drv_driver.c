@@ -192,7 +192,7 @@ void drv_think(DrvDriver *driver, const DrvView *view, DrvControls *out)
     drv_noise_update(driver, view);
     double s_ahead = view->s_m + 2.0 + view->speed_mps * DRV_LINE_LOOKAHEAD_FRACTION * driver->p.lookahead_s;
     DrvHere here;
-    drv_context_here(driver, view, s_ahead, &here);
+    drv_drive_here(driver, view, s_ahead, &here);
     double line_d = here.line_ahead_d_m;
     if (decide) {
         if (driver->p.model == DRV_MODEL_STEERING)
@@ -207,7 +207,7 @@ void drv_think(DrvDriver *driver, const DrvView *view, DrvControls *out)
      * in a few ticks): it is held relative to the line. A target off it (a lane beside a car) is held where it is. */
     if (!decide && !driver->plan.on_line && fabs(target_d - driver->plan.line_d_m) < DRV_LINE_FOLLOW_BAND_M)
         target_d += line_d - driver->plan.line_d_m;
-    drv_context_control(driver, view, target_d, line_d, &here, driver->plan.braking, out);
+    drv_drive_control(driver, view, target_d, line_d, &here, driver->plan.braking, out);
 }
 
 void drv_think_fn(void *self, const DrvView *view, DrvControls *out) { drv_think(self, view, out); }

@@ -7,14 +7,14 @@
  *   draft       toward a car ahead on a straight (the slipstream as a seek target),
  *   yield       out of the lane of a car about to lap us.
  * target_d = d + sum of the pushes, smoothed over ticks and clamped to the track. Speed and low-level control are
- * the context model's (drv_context_control): the same speed plan, the same following logic (brake and follow when
+ * shared with the context model (drv_drive_control): the same speed plan, the same following logic (brake and follow when
  * the target lane is more dangerous than the driver's aggression tolerates), the same steering. Only the lateral
  * decision differs, which is what the comparison is about. */
 #include "drv_steering.h"
 #include "drv_math.h"
 
 #include "drv_beh.h"
-#include "drv_context.h"
+#include "drv_drive.h"
 
 #include <math.h>
 

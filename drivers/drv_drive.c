@@ -1,0 +1,524 @@
+/* drv_drive.c: the per-tick control both driver models share, so that comparisons between them are fair: the speed
+ * (the plan, safe following of the car ahead on our course, the caps of a lane off the line or of the way back to
+ * it), the steering toward the chosen offset (tracking the racing line with its slope fed forward when that is the
+ * choice) and the friction circle shared between them. Nothing allocates. */
+#include "drv_drive.h"
+#include "drv_beh.h"
+#include "drv_control.h"
+#include "drv_math.h"
+
+#include "drv_lanes.h"
+
+#include <math.h>
+#include <string.h>
+
+#define DRV_LINE_TRACK_TOL_M 0.5         /* this close to the line counts as on it (tracking error, slot size) */
+#define DRV_DODGE_SHARE 0.3              /* of the grip, always left for lateral moves even under braking */
+#define DRV_GRIP_MARGIN 0.97             /* of the grip, what the driver's combined demand may use */
+#define DRV_EDGE_KEEP_M 0.3              /* a lateral drift is stopped this far inside the edge (car centre) */
+#define DRV_EDGE_STOP_SHARE 0.5          /* of the grip, counted on to stop a drift toward an edge */
+#define DRV_REJOIN_LAT_MPS 2.0          /* fastest lateral speed back onto the track from off it */
+#define DRV_EDGE_TAU_S 0.15              /* s: how fast a drift toward an edge is brought back to a safe speed */
+#define DRV_PROFILE_LOOKAHEAD_S 0.1      /* speed targets anticipate the profile by this much */
+#define DRV_FOLLOW_MIN_GAP_M 2.0
+#define DRV_FOLLOW_GAIN 0.8              /* 1/s: speed asked per metre of gap error */
+#define DRV_FOLLOW_BRAKE_MPS2 8.0        /* assumed braking for the stopping-distance limit */
+#define DRV_SAFE_REACTION_S 0.4          /* safe following: our reaction time to the lead's braking, s */
+#define DRV_SAFE_WAKE_REACTION_S 0.15    /* the same behind a lead with no braking foreseen, s */
+#define DRV_SAFE_BRAKING_MPS 0.5         /* a drop of its predicted speed by this much is braking foreseen */
+#define DRV_SAFE_PACE_SHARE 0.99         /* the lead's predicted speed: this share of its pace on our plan */
+#define DRV_SAFE_SAMPLES 8               /* points of the lead's predicted way checked */
+#define DRV_SAFE_EXTRA_M 20.0            /* read this far beyond its braking distance, m */
+#define DRV_SAFE_MAX_REACH_M 200.0
+#define DRV_CLEAR_LAT_MPS2 4.0          /* assumed lateral acceleration when judging whether a move clears a car */
+#define DRV_COURSE_MEET_MAX_S 3.0        /* the line is followed this far in time to where we would catch a car */
+#define DRV_COURSE_SAMPLES 4             /* points of the line looked at on the way */
+#define DRV_COURSE_RANGE_M 80.0          /* cars further ahead than this are not followed yet */
+#define DRV_FILE_AHEAD_M 12.0          /* single file: cars this far ahead (centre to centre) may be beside us */
+#define DRV_FILE_GAP_M 1.0             /* a bumper gap below this counts as beside */
+#define DRV_FILE_SIDE_M 2.5            /* lateral clearance beyond the half-widths within which it counts */
+#define DRV_FILE_MIN_LOOK_M 30.0       /* the sweep is read at least this far ahead, m */
+#define DRV_FILE_LOOK_SHARE 1.0        /* of the driver's lookahead: how far ahead the line's sweep is read */
+#define DRV_FILE_SAMPLES 8             /* points of the line read over that reach */
+#define DRV_FILE_SWEEP_M 2.0           /* the line spanning this much across the track within the reach: a sweep */
+#define DRV_FILE_DROP_MPS 1.0          /* the car behind runs this much slower than the one beside, m/s */
+#define DRV_FILE_DROP_GAIN 0.5         /* 1/s per metre of overlap */
+#define DRV_HELD_BRAKE_SHARE 0.8       /* of the lanes' grip: the braking counted on to come down to a lane's cap */
+#define DRV_HELD_MIN_REACH_S 0.5       /* s: the line is read at least this far ahead in time */
+#define DRV_REJOIN_TIME_S 1.5          /* a car off the line is back on it this far ahead in time... */
+#define DRV_REJOIN_MIN_M 30.0          /* ...or this far ahead in metres, whichever is further */
+#define DRV_REJOIN_SAMPLES 8           /* points of the way back checked */
+#define DRV_REJOIN_DRIFT_M2PS 0.5      /* offset times lateral speed away from the line: a drift */
+
+static double drv_follow_speed(const DrvView *view, const DrvPersonality *p, const DrvOther *o)
+{
+    double gap = drv_beh_gap_m(view, o);
+    /* aggressive drivers sit closer */
+    double headway_s = 0.2 + 0.4 * (1.0 - p->aggression);
+    double want_gap = DRV_FOLLOW_MIN_GAP_M + o->speed_mps * headway_s;
+    double v_gap = o->speed_mps + DRV_FOLLOW_GAIN * (gap - want_gap);
+    /* and never faster than we could still stop behind it if it stopped at our braking */
+    double v_stop2 = o->speed_mps * o->speed_mps + 2.0 * DRV_FOLLOW_BRAKE_MPS2 * drv_fmax(gap - 1.0, 0.0);
+    return drv_fmax(0.0, drv_fmin(v_gap, sqrt(v_stop2)));
+}
+
+/* Where the cars ahead start in the view: the index of its first car whose ds_m is not <= 0.0. The loops below look
+ * at cars ahead only and skip every car with ds_m <= 0.0; the view lists the cars behind first (sorted by ds), so
+ * they start here, found once a tick, instead of stepping over the cars behind each time. Exact for any view, sorted
+ * or not: what is left out is a run of cars each of those loops skips. */
+static int drv_first_ahead(const DrvView *view)
+{
+    int i = 0;
+    while (i < view->other_count && view->others[i].ds_m <= 0.0)
+        i++;
+    return i;
+}
+
+/* The nearest car ahead that overlaps, laterally, the lane of offsets [lo, hi]. NULL when none. `first`:
+ * drv_first_ahead. The lateral test comes first: most cars fail it (they are in other lanes), and each test is pure,
+ * so the order cannot change the car returned. */
+static const DrvOther *drv_car_in_lane(const DrvView *view, int first, double lo, double hi)
+{
+    for (int i = first; i < view->other_count; i++) {
+        const DrvOther *o = &view->others[i];
+        double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
+        if (o->d_m + half > lo && o->d_m - half < hi && !(o->ds_m <= 0.0 || drv_beh_gap_m(view, o) < 0.0))
+            return o;
+    }
+    return NULL;
+}
+
+/* The nearest car ahead in the lane swept from our offset to the target (the car we would run into by holding
+ * speed). NULL when none. */
+static const DrvOther *drv_car_in_path(const DrvView *view, int first, double target_d_m)
+{
+    return drv_car_in_lane(view, first, drv_fmin(view->d_m, target_d_m), drv_fmax(view->d_m, target_d_m));
+}
+
+/* The fastest we may be now behind a car ahead whose lane we aim for: safe following in the manner of Gipps. The
+ * lead is predicted along its own pace: at each point ahead of it, no slower than its share of our plan there (its
+ * speed now over our plan where it is) and no slower than its braking at the limit from now allows. We must be
+ * able to pass every such point no faster than it will, braking as our plan brakes, after a reaction time. Judged
+ * against the lead's speed of now with half our braking, followers either ran into leads braking harder than their
+ * own plan or, held a second back, never came close enough to race. m/s. */
+static double drv_close_speed(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o)
+{
+    double b = driver->p.grip_use * here->grip_mps2;
+    double b_lead = here->grip_mps2;
+    double room = drv_fmax(drv_beh_gap_m(view, o) - DRV_FOLLOW_MIN_GAP_M, 0.0);
+    double v_lead = o->speed_mps, s_lead = view->s_m + o->ds_m;
+    double plan_at_lead = trk_speed_at(driver->profile, s_lead, NULL);
+    double pace = plan_at_lead > 1.0 ? drv_fmin(v_lead / plan_at_lead, 1.0) : 1.0;
+    double reach = drv_fmin(v_lead * v_lead / (2.0 * b_lead) + DRV_SAFE_EXTRA_M, DRV_SAFE_MAX_REACH_M);
+    double x_k[DRV_SAFE_SAMPLES], v_k[DRV_SAFE_SAMPLES];
+    bool braking_ahead = false;
+    for (int k = 0; k < DRV_SAFE_SAMPLES; k++) {
+        x_k[k] = reach * k / (DRV_SAFE_SAMPLES - 1.0);
+        double v_brake2 = v_lead * v_lead - 2.0 * b_lead * x_k[k];
+        double v_pace = DRV_SAFE_PACE_SHARE * pace * trk_speed_at(driver->profile, s_lead + x_k[k], NULL);
+        v_k[k] = drv_fmin(drv_fmax(v_pace, v_brake2 > 0.0 ? sqrt(v_brake2) : 0.0), v_lead);
+        braking_ahead |= v_k[k] < v_lead - DRV_SAFE_BRAKING_MPS;
+    }
+    /* a lead with a corner ahead will brake soon and is given the full reaction time; one with no reason to brake
+     * (a straight, no corner within its braking distance) is followed closely, in its wake */
+    double react = view->speed_mps * (braking_ahead ? DRV_SAFE_REACTION_S : DRV_SAFE_WAKE_REACTION_S);
+    double v_max = INFINITY;
+    for (int k = 0; k < DRV_SAFE_SAMPLES; k++)
+        v_max = drv_fmin(v_max, sqrt(v_k[k] * v_k[k] + 2.0 * b * drv_fmax(room + x_k[k] - react, 0.0)));
+    return v_max;
+}
+
+/* Weight of "following the racing line" for a chosen offset: 1 on the line, 0 a band's width away. */
+static double drv_line_weight(double target_d, double line_ahead_d)
+{
+    double w = 1.0 - fabs(target_d - line_ahead_d) / DRV_LINE_FOLLOW_BAND_M;
+    return w < 0.0 ? 0.0 : w;
+}
+
+/* The nearest car ahead on our course: in the lane we aim for or, when we aim for the racing line (which the
+ * steering then tracks, drv_drive_steer), on the line between here and it. Through a chicane the line sweeps
+ * across the whole track in a few car lengths, so a car that is clear of the line's offset ahead now can still be
+ * on the line's way across. NULL when none. `first`: drv_first_ahead.
+ *
+ * The tests are ordered by cost, each one pure, so the order cannot change which car is returned: a car outside
+ * the lane when the line's way is the lane itself (w 0) is dropped before anything else, whether passed beside or
+ * not; a car passed beside (the lateral-time test) is dropped before the line is sampled for it, and a car in the
+ * lane we aim for (target_d lies inside every [lo, hi] of the line's way) needs no samples to be on our course. The
+ * samples (a track look-up each) are read only for a car that is neither: most of this function's cost in a dense
+ * pack. */
+static const DrvOther *drv_car_on_course(const DrvDriver *driver, const DrvView *view, int first, double target_d,
+                                         double line_ahead_d)
+{
+    double w = drv_line_weight(target_d, line_ahead_d);
+    for (int i = first; i < view->other_count; i++) {
+        const DrvOther *o = &view->others[i];
+        double gap = drv_beh_gap_m(view, o);
+        if (o->ds_m <= 0.0 || gap < 0.0)
+            continue;
+        if (o->ds_m > DRV_COURSE_RANGE_M)
+            break;
+        double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
+        bool in_lane = o->d_m + half > target_d && o->d_m - half < target_d;
+        if (!in_lane && !(w > 0.0))
+            continue; /* not on the line's way: the lane alone is our course (passed beside or not) */
+        /* a car we would reach before we could be in its lane is one we would pass beside, not follow: being
+         * beside it is the avoid behaviour's business (following it would mean a sudden, useless stop). Asked only
+         * when closing, and of a car clear of us sideways: for one that overlaps us, t_lat is sqrt(0) = 0, which no
+         * time to reach it (gap >= 0 over closing > 0) is below (and a NaN offset counts as 0 too). */
+        double closing = view->speed_mps - o->speed_mps;
+        double clear = fabs(view->d_m - o->d_m) - half;
+        if (closing > 0.1 && clear > 0.0) {
+            double t_lat = sqrt(2.0 * drv_fmax(clear, 0.0) / DRV_CLEAR_LAT_MPS2);
+            if (gap / closing < t_lat)
+                continue;
+        }
+        if (in_lane)
+            return o; /* in the lane we aim for */
+        /* where the line runs from the car's position now to where we would catch it */
+        double t_meet = closing > 0.1 ? drv_fmin(gap / closing, DRV_COURSE_MEET_MAX_S) : 0.0;
+        /* not closing in (t_meet 0): every sample is the same point, and the min and max of one are those of all */
+        int samples = t_meet > 0.0 ? DRV_COURSE_SAMPLES : 1;
+        double s_k[DRV_COURSE_SAMPLES], line_k[DRV_COURSE_SAMPLES];
+        for (int k = 0; k < samples; k++)
+            s_k[k] = view->s_m + o->ds_m + o->speed_mps * t_meet * k / (DRV_COURSE_SAMPLES - 1.0);
+        trk_line_d_n(driver->track, s_k, line_k, samples);
+        double lo = target_d, hi = target_d;
+        for (int k = 0; k < samples; k++) {
+            double at = w * line_k[k] + (1.0 - w) * target_d;
+            lo = drv_fmin(lo, at), hi = drv_fmax(hi, at);
+        }
+        if (o->d_m + half > lo && o->d_m - half < hi)
+            return o;
+    }
+    return NULL;
+}
+
+/* Would we hit the car straight ahead before a lateral move clears it? Returns the speed limit that avoids it, or
+ * INFINITY. This is what stops a car from trusting a free lane it cannot reach in time. */
+static double drv_no_time_to_clear(const DrvView *view, int first, const DrvPersonality *p)
+{
+    const DrvOther *o = drv_car_in_path(view, first, view->d_m);
+    if (o == NULL)
+        return INFINITY;
+    double closing = view->speed_mps - o->speed_mps;
+    double gap = drv_beh_gap_m(view, o);
+    double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
+    double overlap = half - fabs(view->d_m - o->d_m);
+    double t_clear = sqrt(2.0 * drv_fmax(overlap, 0.0) / DRV_CLEAR_LAT_MPS2);
+    double t_contact = closing > 0.05 ? gap / closing : INFINITY;
+    /* close following is the safe-following limit's business (drv_close_speed), not a fixed share of a gap */
+    if (t_contact > t_clear + 0.3)
+        return INFINITY;
+    return drv_follow_speed(view, p, o);
+}
+
+/* The racing line at n points spread evenly over reach_m ahead of the car, the first at the car. */
+static void drv_line_ahead(const DrvDriver *driver, const DrvView *view, double reach_m, int n, double *s_k,
+                           double *line_k)
+{
+    for (int k = 0; k < n; k++)
+        s_k[k] = view->s_m + reach_m * k / (n - 1.0);
+    trk_line_d_n(driver->track, s_k, line_k, n);
+}
+
+/* Single file where the racing line sweeps across the track (a chicane, an S-bend): two cars side by side there
+ * cannot both hold their lanes, since the line (which both track in part) crosses them within a few car lengths. The
+ * car behind (the other's nose ahead of ours) drops back to run behind it instead of sliding into it. Returns the
+ * speed limit, or INFINITY. */
+static double drv_single_file_speed(const DrvDriver *driver, const DrvView *view, int first, const DrvPersonality *p)
+{
+    const DrvOther *beside = NULL;
+    for (int i = first; i < view->other_count; i++) {
+        const DrvOther *o = &view->others[i];
+        if (o->ds_m > DRV_FILE_AHEAD_M)
+            break;
+        if (o->ds_m <= 0.0 || drv_beh_gap_m(view, o) >= DRV_FILE_GAP_M)
+            continue;
+        double half = 0.5 * (view->width_m + o->width_m);
+        if (fabs(o->d_m - view->d_m) > half + DRV_FILE_SIDE_M)
+            continue;
+        beside = o;
+        break;
+    }
+    if (beside == NULL)
+        return INFINITY;
+    double lo = INFINITY, hi = -INFINITY;
+    double reach = drv_fmax(DRV_FILE_MIN_LOOK_M, view->speed_mps * p->lookahead_s * DRV_FILE_LOOK_SHARE);
+    double s_k[DRV_FILE_SAMPLES], line_k[DRV_FILE_SAMPLES];
+    drv_line_ahead(driver, view, reach, DRV_FILE_SAMPLES, s_k, line_k);
+    for (int k = 0; k < DRV_FILE_SAMPLES; k++)
+        lo = drv_fmin(lo, line_k[k]), hi = drv_fmax(hi, line_k[k]);
+    if (hi - lo < DRV_FILE_SWEEP_M)
+        return INFINITY;
+    double overlap = DRV_FILE_GAP_M - drv_beh_gap_m(view, beside);
+    return drv_fmax(0.0, beside->speed_mps - DRV_FILE_DROP_MPS - DRV_FILE_DROP_GAIN * overlap);
+}
+
+/* Off the racing line the line's speed plan does not hold: a car holding another offset through a corner follows
+ * another path. The caps of the lane it aims for (which brake for every corner ahead on that lane, with grip left
+ * to steer back: drv_lanes.h) and of the path under it right now. */
+double drv_offline_speed(const DrvDriver *driver, const DrvView *view, double target_d, const DrvHere *here)
+{
+    double k_here = here->spot.kappa;
+    double v_lane = drv_lanes_speed(driver->lanes, view->s_m, target_d);
+    double kp = fabs(k_here / drv_fmax(1.0 - k_here * view->d_m, 0.2));
+    double g = driver->p.grip_use * DRV_LANES_GRIP_SHARE * here->grip_mps2;
+    return kp > 1e-6 ? drv_fmin(v_lane, sqrt(g / kp)) : v_lane;
+}
+
+/* The braking a car held on a lane counts on to come down to the lane's cap, m/s^2. */
+double drv_held_brake_mps2(const DrvDriver *driver, const DrvHere *here)
+{
+    return DRV_HELD_BRAKE_SHARE * driver->p.grip_use * DRV_LANES_GRIP_SHARE * here->grip_mps2;
+}
+
+/* How far ahead a car held on a lane must read the racing line: the distance it needs to come down from the speed
+ * plan (or its speed, when faster) to the lane's cap `v_off_mps` braking at `a`, m. A car that will leave the line
+ * within it must already be at the lane's cap; one that leaves it later still has room to brake. */
+double drv_held_reach(const DrvView *view, double v_plan, double v_off_mps, double a)
+{
+    double v = drv_fmax(view->speed_mps, v_plan);
+    double shed = v > v_off_mps && a > 0.0 ? (v * v - v_off_mps * v_off_mps) / (2.0 * a) : 0.0;
+    return drv_fmax(shed, view->speed_mps * DRV_HELD_MIN_REACH_S);
+}
+
+/* Reads the racing line and the speed plan at the held line's points over `reach_m` ahead (drv_line_ahead's points)
+ * from point k0 on; the line and the plan at a point from one look-up (trk_line_speed_n), each value as its own
+ * query gives it. */
+void drv_held_read(const DrvDriver *driver, const DrvView *view, double reach_m, int k0, DrvHeldLine *held)
+{
+    for (int k = 0; k < DRV_HELD_SAMPLES; k++)
+        held->s_m[k] = view->s_m + reach_m * k / (DRV_HELD_SAMPLES - 1.0);
+    trk_line_speed_n(driver->track, driver->profile, held->s_m + k0, held->line_d_m + k0, held->plan_mps + k0,
+                     DRV_HELD_SAMPLES - k0);
+}
+
+/* Whether this tick's decision read the held line for the lane `target_d` (the same bits: the very offset it chose).
+ * Everything else the read depends on (the view, the track at the car, the noise) is the same within a tick, so its
+ * values are those a read now would give. */
+static bool drv_held_is_for(const DrvHeldLine *held, double target_d)
+{
+    return held->valid && memcmp(&held->target_d_m, &target_d, sizeof target_d) == 0;
+}
+
+/* The racing line over the held line's points: the furthest it runs from the offsets [lo_d, hi_d], m (0 when it
+ * stays inside). */
+double drv_line_outside(const DrvHeldLine *held, double lo_d, double hi_d)
+{
+    double out = 0.0;
+    for (int k = 0; k < DRV_HELD_SAMPLES; k++)
+        out = drv_fmax(out, drv_fmax(lo_d - held->line_d_m[k], held->line_d_m[k] - hi_d));
+    return out;
+}
+
+/* The speed plan pulled toward a lane's cap (when below it) by how far off the line the car is: `w_line` 1 on the
+ * line (the plan), 0 a band's width off it (the cap), m/s. */
+static double drv_capped_plan(double v_plan, double v_cap, double w_line)
+{
+    return v_cap < v_plan ? v_plan - (1.0 - w_line) * (v_plan - v_cap) : v_plan;
+}
+
+/* A car held on lane target_d: at every point of the braking distance ahead, the speed it may have there (the plan,
+ * less the lane's cap in proportion to how far the line then runs from the lane), with room to brake down to it
+ * from here, m/s. */
+static double drv_held_speed(const DrvDriver *driver, const DrvView *view, double target_d, double v_plan,
+                             double v_off_mps, const DrvHere *here)
+{
+    double a = drv_held_brake_mps2(driver, here);
+    /* the points this tick's decision read for this lane, or a read of them now (the one at the car, k = 0, is not
+     * used here) */
+    const DrvHeldLine *held = &here->held;
+    DrvHeldLine fresh;
+    if (!drv_held_is_for(held, target_d)) {
+        drv_held_read(driver, view, drv_held_reach(view, v_plan, v_off_mps, a), 1, &fresh);
+        held = &fresh;
+    }
+    /* the lane's place among the lanes (the same offset at every point) found once */
+    DrvLanesRow lane = drv_lanes_row(driver->lanes, target_d);
+    double v_max = INFINITY;
+    for (int k = 1; k < DRV_HELD_SAMPLES; k++) {
+        double w = drv_line_weight(drv_fmax(fabs(target_d - held->line_d_m[k]) - DRV_LINE_TRACK_TOL_M, 0.0), 0.0);
+        if (w >= 1.0)
+            continue;
+        double plan_k = held->plan_mps[k] * driver->noise.speed_scale;
+        double v_k = drv_capped_plan(plan_k, drv_lanes_row_speed(driver->lanes, &lane, held->s_m[k]), w);
+        v_max = drv_fmin(v_max, sqrt(v_k * v_k + 2.0 * a * (held->s_m[k] - view->s_m)));
+    }
+    return v_max;
+}
+
+/* A car off the racing line that aims for it: its way back is the line plus an error that shrinks to nothing over
+ * the rejoin distance; at each point of that way the plan holds, slowed where the way runs inside the line (a
+ * parallel curve e inside a line of curvature k has curvature k / (1 - k e)), with room to brake to it. m/s. */
+static double drv_rejoin_speed(const DrvDriver *driver, const DrvView *view, const DrvHere *here, double err_m)
+{
+    double reach = drv_fmax(DRV_REJOIN_MIN_M, view->speed_mps * DRV_REJOIN_TIME_S);
+    double a = drv_held_brake_mps2(driver, here);
+    double v_max = INFINITY;
+    int hint = -1;
+    for (int k = 0; k < DRV_REJOIN_SAMPLES; k++) {
+        double x = reach * k / (DRV_REJOIN_SAMPLES - 1.0);
+        double e = err_m * (1.0 - x / reach);
+        TrkSpot sp = trk_spot_at(driver->track, view->s_m + x, &hint);
+        double plan_k = trk_speed_at(driver->profile, view->s_m + x, NULL) * driver->noise.speed_scale;
+        double scale = drv_fmin(drv_fmax(1.0 - sp.line_kappa * e, 0.2), 1.0);
+        double v_k = plan_k * sqrt(scale);
+        if (k == 0 || scale < 1.0)
+            v_max = drv_fmin(v_max, sqrt(v_k * v_k + 2.0 * a * x));
+    }
+    /* and, for a car far off the line or drifting away from it, the path under it right now (it cannot turn back
+     * onto the line's curve before it has stopped the drift) */
+    if (!(fabs(err_m) > DRV_LINE_FOLLOW_BAND_M || err_m * view->lat_speed_mps > DRV_REJOIN_DRIFT_M2PS))
+        return v_max;
+    double k_here = here->spot.kappa;
+    double kp = fabs(k_here / drv_fmax(1.0 - k_here * view->d_m, 0.2));
+    double g = driver->p.grip_use * DRV_LANES_GRIP_SHARE * here->grip_mps2;
+    return kp > 1e-6 ? drv_fmin(v_max, sqrt(g / kp)) : v_max;
+}
+
+/* Steering. When the chosen offset is the racing line, the car tracks the line itself with its lateral speed and
+ * acceleration fed forward (the line's d' and d''), so it is on the line when the speed plan expects it there;
+ * elsewhere it steers to the chosen offset. Between the two the weights blend. */
+static double drv_drive_steer(const DrvDriver *driver, const DrvView *view, double target_d, double line_ahead_d,
+                                const DrvHere *here)
+{
+    double v = view->speed_mps, k_here = here->spot.kappa, grip = here->control_grip.steer_mps2;
+    double w = drv_line_weight(target_d, line_ahead_d);
+    /* a line that runs on into lanes the decision found closed (a car beside us where the line sweeps across) is not
+     * followed there: the car steers for its chosen offset and stops at it */
+    if (driver->plan.bounded && (line_ahead_d > driver->plan.free_hi_d_m || line_ahead_d < driver->plan.free_lo_d_m))
+        w = 0.0;
+    double line_here = here->spot.line_d_m;
+    if (w <= 0.0)
+        return drv_control_steer(view, target_d, 0.0, 0.0, k_here, grip);
+    double line_next = here->line_next_d_m;
+    double k_line = here->spot.line_kappa;
+    double scale = drv_fmax(1.0 - k_here * line_here, 0.2);
+    double lat_ff = (v / scale) * (line_next - line_here) / DRV_LINE_FF_STEP_M;
+    double acc_ff = v * v * (k_line - k_here / scale);
+    double d = w * line_here + (1.0 - w) * target_d;
+    return drv_control_steer(view, d, w * lat_ff, w * acc_ff, k_here, grip);
+}
+
+/* The fastest lateral speed toward an edge `room_m` away (car centre, less DRV_EDGE_KEEP_M) from which the car can
+ * still stop before it with DRV_EDGE_STOP_SHARE of the grip `g`, m/s. */
+static double drv_edge_speed(double room_m, double g)
+{
+    return sqrt(2.0 * DRV_EDGE_STOP_SHARE * g * drv_fmax(room_m - DRV_EDGE_KEEP_M, 0.0));
+}
+
+/* The friction circle, shared deliberately instead of leaving it to the sim (which scales an overlong demand back
+ * keeping its direction, so a car that asks for full braking and a lateral move gets neither and arrives too fast).
+ * Priorities: (1) staying on the track: no drift toward an edge faster than the car could still stop; (2) braking,
+ * when the car brakes at all (it is too fast for what is ahead): the lateral move gets what is left, but never less
+ * than a dodge share; (3) otherwise the lateral demand (path plus move) first, and the throttle gets what is left. The
+ * longitudinal request always gets what the lateral leaves, so the total stays inside the circle and the car does
+ * what its plan assumed. In: the speed control's ax and the steering's lateral request (d''); both are rewritten. */
+static void drv_share_grip(const DrvDriver *driver, const DrvView *view, const DrvHere *here, double *ax, double *lat)
+{
+    double v = view->speed_mps, d = view->d_m, lat_v = view->lat_speed_mps, k_here = here->spot.kappa;
+    /* a driver whose plan uses more than the margin (a late braker) may use what its plan uses */
+    double g = drv_fmin(drv_fmax(driver->p.grip_use + 0.01, DRV_GRIP_MARGIN), 1.0) * here->grip_mps2;
+    double corner = v * v * k_here / drv_fmax(1.0 - k_here * d, 0.2); /* the path's own need at this offset */
+    double ay = corner + *lat;                                    /* what the tyres are asked for sideways */
+    double cap = g;
+    if (*ax < 0.0)
+        cap = sqrt(drv_fmax(g * g - *ax * *ax, DRV_DODGE_SHARE * DRV_DODGE_SHARE * g * g));
+    ay = drv_fmax(-cap, drv_fmin(cap, ay));
+    /* staying on the track comes before braking */
+    double wl = here->spot.left_m, wr = here->spot.right_m;
+    ay = drv_fmin(ay, corner + (drv_edge_speed(wl - d, g) - lat_v) / DRV_EDGE_TAU_S);
+    ay = drv_fmax(ay, corner + (-drv_edge_speed(d + wr, g) - lat_v) / DRV_EDGE_TAU_S);
+    /* off the track, rejoin at a walking pace across the track: the grass pushes the car back as well, and it
+     * holds only half its grip there, so a brisk move could not be stopped before the cars on the track */
+    if (d > wl)
+        ay = drv_fmax(ay, corner + (-DRV_REJOIN_LAT_MPS - lat_v) / DRV_EDGE_TAU_S);
+    else if (d < -wr)
+        ay = drv_fmin(ay, corner + (DRV_REJOIN_LAT_MPS - lat_v) / DRV_EDGE_TAU_S);
+    ay = drv_fmax(-g, drv_fmin(g, ay));
+    double rest = sqrt(drv_fmax(g * g - ay * ay, 0.0));
+    *ax = drv_fmax(-rest, drv_fmin(rest, *ax));
+    *lat = ay - corner;
+}
+
+/* The track, the line, the plan and the grip at the car, read once a tick: the decision and the control (speed
+ * plan, off-line caps, steering, friction circle) all read them, each look-up a separate search before. The track
+ * and the plan at the car share one sample look-up. */
+void drv_drive_here(DrvDriver *driver, const DrvView *view, double s_ahead_m, DrvHere *here)
+{
+    DrvHints *h = &driver->hints;
+    here->spot = trk_spot_speed_at(driver->track, driver->profile, view->s_m, &h->here, &here->line_speed_mps);
+    h->line_here = h->here; /* the same sample: the racing line at the car, and the speed plan's */
+    h->profile = h->here;
+    /* one point each: the inline look-up then needs no loop over a stack array */
+    double s_next = view->s_m + DRV_LINE_FF_STEP_M;
+    trk_line_d_n(driver->track, &s_ahead_m, &here->line_ahead_d_m, 1);
+    trk_line_d_n(driver->track, &s_next, &here->line_next_d_m, 1);
+    here->held.valid = false;
+    here->grip_mps2 = trk_car_grip_mps2(&driver->car, view->speed_mps);
+    here->control_grip = drv_control_grip(view);
+}
+
+/* Speed and steering toward a chosen offset, shared by both driver models so comparisons are fair: the speed plan,
+ * then the car ahead when `braking` (no lane free enough), the no-time-to-clear limit, the off-line limit; then the
+ * friction-circle split between braking and steering, and line-tracking steering. */
+void drv_drive_control(DrvDriver *driver, const DrvView *view, double target_d, double line_d_m,
+                       const DrvHere *here, bool braking, DrvControls *out)
+{
+    const DrvPersonality *p = &driver->p;
+    DrvHints *h = &driver->hints;
+    double s = view->s_m, v = view->speed_mps;
+    /* speed: the plan, then the car ahead when no lane is free enough */
+    /* the constant second: drv_fmax then needs no NaN test (the same result: 1.0 for a NaN speed) */
+    double ahead_m = drv_fmax(v * DRV_PROFILE_LOOKAHEAD_S, 1.0);
+    double v_plan = here->line_speed_mps * driver->noise.speed_scale;
+    double v_next = trk_speed_at(driver->profile, s + ahead_m, &h->profile_ahead) * driver->noise.speed_scale;
+    /* the plan's own acceleration at our speed: v dv/ds */
+    double a_plan = v * (v_next - v_plan) / ahead_m;
+    double target_v = v_plan;
+    int first = drv_first_ahead(view);
+    if (braking) {
+        const DrvOther *o = drv_car_in_path(view, first, target_d);
+        target_v = drv_fmin(target_v, o ? drv_follow_speed(view, p, o) : 0.97 * v);
+    }
+    /* a car ahead in the lane we aim for: we mean to stay behind it, so we follow it now, while there is still
+     * room to shed the speed (the danger of a car ahead passes the aggression only when contact is close) */
+    const DrvOther *lead = drv_car_on_course(driver, view, first, target_d, line_d_m);
+    if (lead != NULL)
+        target_v = drv_fmin(target_v, drv_close_speed(view, driver, here, lead));
+    target_v = drv_fmin(target_v, drv_no_time_to_clear(view, first, p));
+    target_v = drv_fmin(target_v, drv_single_file_speed(driver, view, first, p));
+    /* off the line now, or aiming off it: the lanes' caps, in proportion */
+    double line_here = here->spot.line_d_m;
+    double off_here = drv_fmax(fabs(view->d_m - line_here) - DRV_LINE_TRACK_TOL_M, 0.0);
+    double off_aim = drv_fmax(fabs(target_d - line_d_m) - DRV_LINE_TRACK_TOL_M, 0.0);
+    double w_line = drv_line_weight(drv_fmax(off_here, off_aim), 0.0);
+    /* the lane's cap is read only when one of its two uses below needs it (most ticks neither does), and taken from
+     * this tick's decision when it read it for this lane */
+    double v_off = 0.0;
+    if (w_line < 1.0 || driver->plan.line_blocked)
+        v_off = drv_held_is_for(&here->held, target_d) ? here->held.v_off_mps
+                                                        : drv_offline_speed(driver, view, target_d, here);
+    /* a target held off the line by danger is a lane the line only crosses: judged at one point it counts as on the
+     * line where they cross, and the lane's cap took over a few metres later, too late to brake for it without the
+     * grip to stop a sideways slide (the S-bend's lap-1 contacts). So it is judged over the braking distance. */
+    if (driver->plan.line_blocked)
+        target_v = drv_fmin(target_v, drv_held_speed(driver, view, target_d, v_plan, v_off, here));
+    if (off_aim <= 0.0 && !driver->plan.line_blocked) {
+        /* aiming for the line: the way back to it, not a lane of constant offset through every corner ahead */
+        if (off_here > 0.0)
+            target_v = drv_fmin(target_v, drv_rejoin_speed(driver, view, here, view->d_m - line_here));
+    } else if (w_line < 1.0) {
+        target_v = drv_fmin(target_v, drv_capped_plan(v_plan, v_off, w_line));
+    }
+    if (target_v < v_plan)
+        a_plan = drv_fmin(a_plan, 0.0); /* following a car: the plan's slope no longer applies, only its braking */
+
+    double ax = drv_control_speed(view, target_v, a_plan, here->control_grip.speed_mps2);
+    double lat = drv_drive_steer(driver, view, target_d, line_d_m, here);
+    drv_share_grip(driver, view, here, &ax, &lat);
+    out->long_accel_mps2 = ax;
+    out->lat_accel_mps2 = lat;
+    out->target_d_m = target_d;
+    out->target_speed_mps = target_v;
+}
