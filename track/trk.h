@@ -22,6 +22,10 @@
 
 typedef struct TrkTrack TrkTrack;
 
+/* The racing line's default distance from each edge, m: half the default car's width (2.0 m) and 5 cm. A car is off
+ * the track when its centre is past an edge, so this keeps the body on the road with room to spare for the line. */
+#define TRK_DEFAULT_LINE_MARGIN_M 1.05
+
 /* One control point. Widths are distances from the centre line to each edge. */
 typedef struct TrkPointDef {
     double x_m, y_m;
@@ -33,8 +37,8 @@ typedef struct TrkPointDef {
 typedef struct TrkDef {
     const char *name;      /* copied; "unnamed" when NULL */
     double sample_step_m;  /* arc-length resampling step, m (default 1.0) */
-    double line_margin_m;  /* racing line keeps this far from each edge, m (default 1.5: half a car + room); an INI
-                            * track's [track] line_margin replaces it */
+    double line_margin_m;  /* racing line keeps this far from each edge, m (default TRK_DEFAULT_LINE_MARGIN_M); an
+                            * INI track's [track] line_margin replaces it */
     int line_iterations;   /* racing-line optimisation iterations (default: enough to converge) */
     bool skip_line;        /* true: no racing line (it stays on the centre line, d = 0): for checking a file only,
                             * since building the line is most of the cost of a load and can never fail */

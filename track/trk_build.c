@@ -18,7 +18,7 @@ TrkDef trk_default_def(void)
     TrkDef def;
     def.name = NULL;
     def.sample_step_m = 1.0;
-    def.line_margin_m = 1.5;
+    def.line_margin_m = TRK_DEFAULT_LINE_MARGIN_M;
     def.line_iterations = 0; /* 0: the optimiser's own converged default */
     def.skip_line = false;
     def.strict = false;
@@ -388,7 +388,7 @@ TrkTrack *trk_create_ex(const TrkPointDef *points, int n, const TrkDef *def, cha
     if (!(d.sample_step_m >= 0.05 && d.sample_step_m <= 100.0))
         d.sample_step_m = 1.0;
     if (!(d.line_margin_m >= 0.0 && d.line_margin_m <= 100.0))
-        d.line_margin_m = 1.5;
+        d.line_margin_m = TRK_DEFAULT_LINE_MARGIN_M;
 
     TrkCubic *cub = malloc(sizeof *cub * (size_t)n);
     int *pieces = malloc(sizeof *pieces * (size_t)n);
