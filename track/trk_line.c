@@ -1,10 +1,13 @@
 /* trk_line.c: the minimum-curvature racing line.
  *
- * The line is P_i = c_i + d_i n_i at every sample, with d_i bounded by the edges less the margin. It minimises
- * sum |P_{i-1} - 2 P_i + P_{i+1}|^2 (squared curvature for evenly spaced points), a convex quadratic in d, solved by
- * projected successive over-relaxation: each d_i in turn jumps to its best value with its neighbours fixed, then is
- * clamped to the track. Long wavelengths converge slowly on a fine grid, so the solve runs coarse to fine (spacing
- * 32 ds, 16 ds, ... ds), each level starting from the previous one's line: the same idea as K1999's step halving.
+ * The line is P_i = c_i + d_i n_i at every sample, with d_i bounded by the edges less the margin. It minimises its
+ * summed squared curvature times length, sum kappa_i^2 l_i (l_i the line's own spacing), in the manner of Heilmeier
+ * et al. (2019) with the curvature linearised about the current line (Gauss-Newton): kappa_i l_i^2 is the second
+ * difference P_{i-1} - 2 P_i + P_{i+1} along the line's own normal, weighted by 1 / l_i^3; normals and weights
+ * follow the line every other sweep. Each linearised problem is a quadratic in d solved by projected successive
+ * over-relaxation: each d_i in turn jumps to its best value with its neighbours fixed, then is clamped to the track.
+ * Long wavelengths converge slowly on a fine grid, so the solve runs coarse to fine (spacing 32 ds, 16 ds, ... ds),
+ * each level starting from the previous one's line: the same idea as K1999's step halving.
  */
 #include "trk_internal.h"
 
@@ -249,8 +252,9 @@ void trk_line_compute(TrkTrack *t, int iterations)
         if (prev.mem)
             trk_level_upsample(&cur, &prev);
         trk_level_free(&prev);
-        /* At most about 0.5 million point updates per level (~3 ms) whatever the track length. */
-        int its = (int)(0.5e6 / m);
+        /* At most about 0.25 million point updates per level whatever the track length: more changes the TUMFTM
+         * circuits' laps by under 0.1 % (bench/tumftm-gap.sh). */
+        int its = (int)(0.25e6 / m);
         its = its < 40 ? 40 : (its > 4000 ? 4000 : its);
         if (l == 0 && iterations > 0)
             its = iterations;
