@@ -501,7 +501,7 @@ static int test_racing_line_within_margins_and_smoother(void)
 {
     TrkTrack *t = wavy_track();
     TST_CHECK(t != NULL);
-    if (check_line(t, 1.5))
+    if (check_line(t, TRK_DEFAULT_LINE_MARGIN_M))
         return 1;
     TST_NEAR(trk_line_d(t, 10.0 * t->ds_m, NULL), t->samples[10].line_d_m, 1e-12);
     trk_free(t);
