@@ -180,7 +180,7 @@ static void trk_level_weights(TrkLineLevel *lv, double h)
 }
 
 /* Returns after `iterations` sweeps, or earlier once no offset moves by more than 0.1 mm in a sweep. The weights
- * follow the line every few sweeps (iteratively reweighted). */
+ * follow the line every other sweep (iteratively reweighted). */
 static void trk_level_solve(TrkLineLevel *lv, int iterations, double h)
 {
     trk_level_prepare(lv);
