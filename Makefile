@@ -64,6 +64,8 @@ SIM_SRC := $(wildcard sim/*.c)
 LAB_SRC := $(wildcard lab/*.c)
 RND_SRC := $(wildcard render/*.c)
 APP_SRC := $(wildcard app/*.c)
+# the command lines (app/cli.h) and what they read, without SDL: the tests and the fuzzers link them too
+CLI_SRC := $(wildcard app/cli*.c) app/app_tune.c app/app_data.c
 TEST_SRC := $(wildcard tests/test_*.c)
 BENCH_SRC := $(wildcard bench/bench_*.c)
 
@@ -73,6 +75,7 @@ DRV_LIB := $(BUILD)/libdrv.a
 SIM_LIB := $(BUILD)/libsim.a
 LAB_LIB := $(BUILD)/liblab.a
 RND_LIB := $(BUILD)/librnd.a
+CLI_LIB := $(BUILD)/libcli.a
 ALL_LIBS := $(RND_LIB) $(LAB_LIB) $(SIM_LIB) $(DRV_LIB) $(TRK_LIB)
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
@@ -111,7 +114,8 @@ $(DRV_LIB): $(call obj,$(DRV_SRC))
 $(SIM_LIB): $(call obj,$(SIM_SRC))
 $(LAB_LIB): $(call obj,$(LAB_SRC))
 $(RND_LIB): $(call obj,$(RND_SRC))
-$(ALL_LIBS):
+$(CLI_LIB): $(call obj,$(CLI_SRC))
+$(ALL_LIBS) $(CLI_LIB):
 	@mkdir -p $(dir $@)
 	rm -f $@
 	ar rcs $@ $^
@@ -119,8 +123,8 @@ $(ALL_LIBS):
 $(PROGRAM): $(call obj,$(APP_SRC)) $(ALL_LIBS)
 	$(CC) $(LDSAN) -o $@ $(call obj,$(APP_SRC)) $(ALL_LIBS) $(LIBS)
 
-$(BUILD)/tests/%: $(BUILD)/tests/%.o $(ALL_LIBS)
-	$(CC) $(LDSAN) -o $@ $< $(ALL_LIBS) $(LIBS)
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(CLI_LIB) $(ALL_LIBS)
+	$(CC) $(LDSAN) -o $@ $< $(CLI_LIB) $(ALL_LIBS) $(LIBS)
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(ALL_LIBS)
 	$(CC) $(LDSAN) -o $@ $< $(ALL_LIBS) $(LIBS)
@@ -182,12 +186,13 @@ clean:
 # `make fuzz` builds one harness per parser into build/fuzz (targets in tests/fuzz/fuzz_targets.h); `make fuzz-run
 # FUZZ_SECONDS=N` runs each for N seconds, seeded with the files in data/ and tests/. A crash is written to
 # build/fuzz/<harness>-crash-*; copy it into tests/fuzz/regress/<target>/ so tests/test_fuzz_regress.c replays it.
-# The core is compiled once with the fuzzer's coverage (fuzzer-no-link) and linked into every harness.
+# The core and the command lines (CLI_SRC) are compiled once with the fuzzer's coverage (fuzzer-no-link) and
+# linked into every harness.
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 30
 FUZZ_FLAGS := -std=c11 -g -O1 -ffp-contract=off -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-D_POSIX_C_SOURCE=200809L $(INIH_CFLAGS)
-FUZZ_CORE := $(TRK_SRC) $(DRV_SRC) $(SIM_SRC) $(LAB_SRC)
+FUZZ_CORE := $(TRK_SRC) $(DRV_SRC) $(SIM_SRC) $(LAB_SRC) $(CLI_SRC)
 FUZZ_OBJ := $(patsubst %.c,build/fuzz/obj/%.o,$(FUZZ_CORE))
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRC))
@@ -198,7 +203,7 @@ fuzz: deps
 	@sh tools/install-deps.sh fuzz
 	@$(MAKE) --no-print-directory $(FUZZ_BINS)
 
-build/fuzz/obj/%.o: %.c $(wildcard track/*.h drivers/*.h sim/*.h lab/*.h)
+build/fuzz/obj/%.o: %.c $(wildcard track/*.h drivers/*.h sim/*.h lab/*.h) app/app.h app/app_tune.h app/cli.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 

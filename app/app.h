@@ -1,7 +1,7 @@
 /* app.h: the racesim program's commands. main.c dispatches `racesim CMD ...` to cmd_CMD(argc, argv), where argv[0]
- * is the command name. Each command lives in its own app/cmd_*.c, prints its own --help, validates its options and
- * returns the process exit code (0 ok, 1 a failed check or run, 2 bad usage or bad input). app/ is the only place
- * that knows every module. */
+ * is the command name. Each command lives in its own app/cmd_*.c, reads its command line with cli_CMD_parse (cli.h:
+ * options, --help and usage errors, in app/cli_*.c) and returns the process exit code (0 ok, 1 a failed check or
+ * run, 2 bad usage or bad input). app/ is the only place that knows every module. */
 #ifndef APP_H
 #define APP_H
 

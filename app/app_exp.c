@@ -1,8 +1,7 @@
 /* app_exp.c: shared pieces of the experiment commands (see app_exp.h). */
 #include "app_exp.h"
 
-#include <errno.h>
-#include <getopt.h>
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,69 +9,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-int app_parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end != '\0' || v < lo || v > hi)
-        return 1;
-    *out = v;
-    return 0;
-}
-
-int app_parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end != '\0' || !isfinite(v))
-        return 1;
-    *out = v;
-    return 0;
-}
-
-int app_parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    if (s[0] < '0' || s[0] > '9')
-        return 1;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end != '\0')
-        return 1;
-    *out = (uint64_t)v;
-    return 0;
-}
-
-int app_parse_shard(const char *s, int *index, int *count)
-{
-    char buf[64];
-    const char *slash = strchr(s, '/');
-    long i, n;
-    if (!slash || (size_t)(slash - s) >= sizeof buf)
-        return 1;
-    memcpy(buf, s, (size_t)(slash - s));
-    buf[slash - s] = '\0';
-    if (app_parse_long(buf, 1, 1000000, &i) || app_parse_long(slash + 1, 1, 1000000, &n) || i > n)
-        return 1;
-    *index = (int)i;
-    *count = (int)n;
-    return 0;
-}
-
-void app_opt_error(const char *cmd, int c, char **argv)
-{
-    /* getopt_long leaves the offending word at argv[optind - 1] (for a short option, its letter in optopt) */
-    const char *word = optind > 0 ? argv[optind - 1] : "";
-    if (c == ':')
-        fprintf(stderr, "racesim %s: %s needs a value\n", cmd, word);
-    else if (optopt && word[0] == '-' && word[1] != '-')
-        fprintf(stderr, "racesim %s: unknown option '-%c'\n", cmd, optopt);
-    else
-        fprintf(stderr, "racesim %s: unknown option '%s'\n", cmd, word);
-}
 
 /* A global because a signal handler can reach nothing else. */
 static volatile sig_atomic_t app_stop_requested;
@@ -93,12 +29,6 @@ void app_stop_install(void)
 const volatile sig_atomic_t *app_stop_flag(void) { return &app_stop_requested; }
 
 int app_stop_signal(void) { return (int)app_stop_requested; }
-
-int app_default_jobs(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
-}
 
 int app_seed_range_check(uint64_t first, long races, char *err, size_t err_len)
 {
@@ -251,30 +181,6 @@ void app_progress_end(AppProgress *p, long done)
     fprintf(stderr, "\r%ld %s in %.1f s (%.1f %s/s)%30s\n", done, p->unit, elapsed, rate, p->unit, "");
 }
 
-const char *app_option_expects(const char *option)
-{
-    static const struct {
-        const char *option, *text;
-    } table[] = {
-        {"--races", "an integer 1..100000000"},
-        {"--seed", "an unsigned 64-bit integer"},
-        {"--jobs", "an integer 1..256"},
-        {"--seat", "a grid line 1..128"},
-        {"--laps", "an integer 1..1000"},
-        {"--shard", "I/N with 1 <= I <= N"},
-        {"--metric", "position, time, overtakes, collisions, offtrack or points"},
-        {"--max-races", "an integer 1..100000000"},
-        {"--h0", "a finite number (the metric's unit)"},
-        {"--h1", "a finite number (the metric's unit)"},
-        {"--alpha", "a number in (0, 0.5)"},
-        {"--beta", "a number in (0, 0.5)"},
-    };
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (strcmp(option, table[i].option) == 0)
-            return table[i].text;
-    return "a valid value";
-}
-
 /* ---- one race ----------------------------------------------------------------------------------------------- */
 
 SimSession *app_exp_run_race(const SimRace *race, const TrkTrack *track, const DrvTableCache *tables, uint64_t seed,
@@ -325,4 +231,29 @@ int app_race_load(const char *path, SimRace *race, char *err, size_t err_len)
     int rc = lab_expect_load(ex, race, err, err_len);
     free(ex);
     return rc;
+}
+
+void app_print_open_command(FILE *out, const char *lead, const char *race_path, uint64_t seed, bool shuffle,
+                            double at_s)
+{
+    fprintf(out, "%sracesim run ", lead);
+    bool plain = race_path[0] != '\0';
+    for (const char *c = race_path; *c; c++)
+        plain = plain && (isalnum((unsigned char)*c) || strchr("_./-+,:@%", *c));
+    if (plain) {
+        fputs(race_path, out);
+    } else { /* single quotes, each ' written as '\'' */
+        fputc('\'', out);
+        for (const char *c = race_path; *c; c++) {
+            if (*c == '\'')
+                fputs("'\\''", out);
+            else
+                fputc(*c, out);
+        }
+        fputc('\'', out);
+    }
+    fprintf(out, " --seed %llu%s", (unsigned long long)seed, shuffle ? " --shuffle-grid" : "");
+    if (at_s >= 0.0)
+        fprintf(out, " --at %.2f", at_s);
+    fputc('\n', out);
 }

@@ -1,4 +1,4 @@
-/* app_exp.h: what `racesim batch`, `ab` and `merge` share: option values, seeds of a shard, the progress bar,
+/* app_exp.h: what `racesim batch`, `ab` and `merge` share: seeds of a shard, the progress bar,
  * and running one race of a batch into a record. */
 #ifndef APP_EXP_H
 #define APP_EXP_H
@@ -8,33 +8,18 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* sim_race_load, and a scenario's [expect] lines checked too (lab_expect_load), so every command refuses a bad
  * scenario file the same way. Same return and message as sim_race_load. Prints the track's warnings (a repaired
  * fold, a bridge) on stderr. */
 int app_race_load(const char *path, SimRace *race, char *err, size_t err_len);
 
-/* Parses a whole string as an integer in lo..hi / an unsigned 64-bit seed. Returns 0 on success. */
-int app_parse_long(const char *s, long lo, long hi, long *out);
-int app_parse_u64(const char *s, uint64_t *out);
-/* A whole string as a finite double. */
-int app_parse_double(const char *s, double *out);
-/* "I/N" with 1 <= I <= N. */
-int app_parse_shard(const char *s, int *index, int *count);
-/* What an experiment option accepts, for error messages ("an integer 1..256"). */
-const char *app_option_expects(const char *option);
-/* The message for getopt_long's '?' or ':' (opterr = 0, optstring starting with ':'): an unknown option, or one
- * that needs a value, named as the user typed it. */
-void app_opt_error(const char *cmd, int c, char **argv);
-
 /* SIGINT and SIGTERM set a flag (the first time; a second signal ends the program as usual) that long runs poll
  * between races; app_stop_signal is the signal that set it, or 0. */
 void app_stop_install(void);
 const volatile sig_atomic_t *app_stop_flag(void);
 int app_stop_signal(void);
-
-/* The number of online processors (at least 1). */
-int app_default_jobs(void);
 
 /* 0 when seeds first..first+races-1 all exist (no wrap past 2^64-1); else 1 and a message. */
 int app_seed_range_check(uint64_t first, long races, char *err, size_t err_len);
@@ -91,6 +76,12 @@ struct SimTrace *app_chart_trace(const SimWorld *world);
 int app_chart_write(const struct SimTrace *trace, const SimRace *race, const SimSessionDef *def,
                     const SimWorld *world, const char *path);
 int app_chart_race(const SimRace *race, const SimSessionDef *def, const char *path);
+
+/* The command that opens a race in the viewer at a moment, which `check` and `baseline compare` print for a
+ * failure: "<lead>racesim run PATH --seed S[ --shuffle-grid][ --at T]\n" (no --at when at_s < 0), the path quoted
+ * for a shell when it needs it. */
+void app_print_open_command(FILE *out, const char *lead, const char *race_path, uint64_t seed, bool shuffle,
+                            double at_s);
 
 /* The record's JSON line as a malloc'd string, or NULL. */
 char *app_record_text(const LabRecord *rec);

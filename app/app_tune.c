@@ -1,7 +1,7 @@
 /* app_tune.c: the --param specs of `racesim tune`, personalities at points of the normalised box, and the tuned
  * driver file's text (see app_tune.h). */
 #include "app_tune.h"
-#include "app_exp.h"
+#include "cli.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -25,7 +25,7 @@ int app_tune_param_parse(const char *spec, AppTuneParam *out, char *err, size_t 
     memcpy(lo, eq + 1, lo_len);
     lo[lo_len] = '\0';
     snprintf(hi, sizeof hi, "%s", colon + 1);
-    if (app_parse_double(lo, &out->lo) || app_parse_double(hi, &out->hi)) {
+    if (cli_parse_double(lo, &out->lo) || cli_parse_double(hi, &out->hi)) {
         snprintf(err, err_len, "--param %s: LO and HI must be numbers", spec);
         return 1;
     }

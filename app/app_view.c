@@ -1,9 +1,10 @@
-/* app_view.c: the live viewer's window loop and one-frame screenshots, over render/.
+/* app_view.c: the live viewer's window loop, over render/ (screenshots and clips are in app_frames.c, app_video.c).
  *
  * The loop is "Fix Your Timestep!": each frame's real time (clamped to 0.25 s) times the sim speed feeds an
  * accumulator; the world steps at its fixed tick while the accumulator holds one, the car poses are captured before
  * every step, and the frame draws the state interpolated between the last two ticks. Stepping goes through
- * sim_world_step only, so a watched race ends exactly as a headless one.
+ * sim_world_step only, so a watched race ends exactly as a headless one; the arrows rewind and go forward through
+ * keyframes that replay the same race (app_replay.h).
  *
  * Debug hooks for measuring (environment variables, read here only):
  *   RACESIM_SPEED=X          start at sim speed X (0.25 .. 64)
@@ -12,18 +13,17 @@
  */
 #include "app_view.h"
 
-#include "app_out.h"
+#include "app_frames.h"
+#include "app_replay.h"
 
 #include "../render/rnd.h"
 
 #include <SDL.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-#define APP_DEFAULT_W 1280
-#define APP_DEFAULT_H 800
 #define APP_MAX_FRAME_S 0.25   /* a stalled frame never asks for more than this much sim time */
 #define APP_FALLBACK_FPS 60.0  /* frame cap when the renderer has no vsync (e.g. under Xvfb) */
 
@@ -35,121 +35,6 @@ typedef struct AppBench {
     long ticks;
     const char *shot_path;
 } AppBench;
-
-/* ---- shared pieces --------------------------------------------------------------------------------------------- */
-
-
-/* The frame just drawn, to path through a temporary file (app_out.h): PNG, or BMP when the name ends in .bmp. */
-static int app_save_frame(SDL_Renderer *renderer, const char *path, char *err, size_t err_len)
-{
-    int w = 0, h = 0;
-    uint8_t *rgb = rnd_read_rgb(renderer, &w, &h, err, err_len);
-    if (!rgb)
-        return -1;
-    AppOut out;
-    int rc = app_out_open(&out, path, err, err_len);
-    if (rc == 0) {
-        size_t n = strlen(path);
-        bool bmp = n >= 4 && strcasecmp(path + n - 4, ".bmp") == 0;
-        if ((bmp ? rnd_bmp_write : rnd_png_write)(out.f, rgb, w, h, 3 * w) != 0) {
-            app_out_abort(&out);
-            snprintf(err, err_len, "%s: cannot write the screenshot", path);
-            rc = -1;
-        } else {
-            rc = app_out_commit(&out, err, err_len);
-        }
-    }
-    free(rgb);
-    return rc == 0 ? 0 : -1;
-}
-
-static void app_view_size(const AppViewOpts *opts, int *w, int *h)
-{
-    *w = opts->width > 0 ? opts->width : APP_DEFAULT_W;
-    *h = opts->height > 0 ? opts->height : APP_DEFAULT_H;
-}
-
-static double app_view_dt(SimWorld *world)
-{
-    double hz = sim_world_def(world)->tick_hz;
-    return hz > 0.0 ? 1.0 / hz : 0.01;
-}
-
-/* The camera mode a --camera name asks for, else the fallback. */
-static RndCameraMode app_view_camera(const AppViewOpts *opts, RndCameraMode fallback)
-{
-    if (!opts->camera)
-        return fallback;
-    if (strcmp(opts->camera, "follow") == 0)
-        return RND_CAM_FOLLOW;
-    if (strcmp(opts->camera, "director") == 0)
-        return RND_CAM_DIRECTOR;
-    return strcmp(opts->camera, "overview") == 0 ? RND_CAM_OVERVIEW : fallback;
-}
-
-/* One tick: remember the poses for interpolation, step, let the view see the step's events. */
-static void app_view_step(SimWorld *world, RndView *view, RndSnapshot *prev)
-{
-    rnd_snapshot_capture(prev, world);
-    sim_world_step(world);
-    rnd_view_observe(view, world);
-}
-
-/* ---- screenshot ------------------------------------------------------------------------------------------------ */
-
-int app_view_screenshot(const SimRace *race, const AppViewOpts *opts)
-{
-    char err[512];
-    int w, h, rc = 1;
-    app_view_size(opts, &w, &h);
-    SDL_Surface *surface = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ARGB8888);
-    SDL_Renderer *renderer = surface ? SDL_CreateSoftwareRenderer(surface) : NULL;
-    if (!renderer) {
-        fprintf(stderr, "racesim: cannot create a software renderer: %s\n", SDL_GetError());
-        SDL_FreeSurface(surface);
-        return 1;
-    }
-    SimSession *session = sim_session_create(race, &opts->session, err, sizeof err);
-    if (!session) {
-        fprintf(stderr, "racesim: %s\n", err);
-        SDL_DestroyRenderer(renderer);
-        SDL_FreeSurface(surface);
-        return 2;
-    }
-    RndViewDef def = rnd_default_view_def();
-    def.font_path = opts->font_path;
-    RndView *view = rnd_view_create(renderer, &def, err, sizeof err);
-    RndSnapshot *prev = malloc(sizeof *prev);
-    if (!view || !prev) {
-        fprintf(stderr, "racesim: %s\n", view ? "out of memory" : err);
-    } else {
-        SimWorld *world = sim_session_world(session);
-        sim_world_keep_poses(world, true); /* the view draws them */
-        rnd_view_camera(view)->mode = app_view_camera(opts, RND_CAM_OVERVIEW);
-        rnd_view_reset(view, world);
-        rnd_snapshot_capture(prev, world);
-        rnd_view_observe(view, world);
-        /* compare in ticks, so 20 s at 100 Hz is exactly tick 2000 */
-        long target = (long)(opts->screenshot_at_s / app_view_dt(world) + 0.5);
-        while (sim_world_tick(world) < target && !sim_world_done(world))
-            app_view_step(world, view, prev);
-        const int *order = sim_world_order(world);
-        if (order && sim_world_car_count(world) > 0)
-            rnd_view_ui(view)->selected = order[0]; /* the leader's maps make the most telling picture */
-        RndFrame frame = {world, session, prev, 1.0, NULL};
-        rnd_view_draw(view, &frame);
-        if (app_save_frame(renderer, opts->screenshot_path, err, sizeof err) != 0)
-            fprintf(stderr, "racesim: %s\n", err);
-        else
-            rc = 0;
-    }
-    free(prev);
-    rnd_view_destroy(view);
-    sim_session_destroy(session);
-    SDL_DestroyRenderer(renderer);
-    SDL_FreeSurface(surface);
-    return rc;
-}
 
 /* ---- window ---------------------------------------------------------------------------------------------------- */
 
@@ -208,7 +93,7 @@ typedef struct AppWindow {
 static int app_window_open(AppWindow *aw, const SimRace *race, const AppViewOpts *opts)
 {
     int w, h;
-    app_view_size(opts, &w, &h);
+    app_frames_size(opts, &w, &h);
     char title[256];
     snprintf(title, sizeof title, "racesim - %.200s", race->path);
     aw->window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h, SDL_WINDOW_RESIZABLE);
@@ -239,12 +124,15 @@ typedef struct AppLoop {
     SimSession *session;
     RndView *view;
     RndSnapshot prev;
+    AppReplay replay;  /* keyframes: the arrows rewind and go forward */
     double acc_s;
     char err[512];
 } AppLoop;
 
 static int app_loop_start_race(AppLoop *L)
 {
+    app_replay_free(&L->replay);
+    rnd_view_set_timeline(L->view, NULL);
     if (L->session)
         sim_session_destroy(L->session);
     L->session = sim_session_create(L->race, &L->opts->session, L->err, sizeof L->err);
@@ -255,8 +143,23 @@ static int app_loop_start_race(AppLoop *L)
     rnd_view_reset(L->view, world);
     rnd_snapshot_capture(&L->prev, world);
     rnd_view_observe(L->view, world);
+    if (app_replay_init(&L->replay, L->session, L->view) != 0) {
+        snprintf(L->err, sizeof L->err, "out of memory");
+        return -1;
+    }
+    rnd_view_set_timeline(L->view, app_replay_timeline(&L->replay));
     L->acc_s = 0.0;
     return 0;
+}
+
+/* The arrows: the race `seek_s` seconds later or earlier (within what it has run), from the keyframes. */
+static void app_loop_seek(AppLoop *L, double seek_s)
+{
+    SimWorld *world = sim_session_world(L->session);
+    long tick = sim_world_tick(world) + (long)lround(seek_s / app_frames_dt(world));
+    if (app_replay_seek(&L->replay, &L->prev, tick) != 0)
+        fprintf(stderr, "racesim: cannot restore the keyframe\n");
+    L->acc_s = 0.0;
 }
 
 static void app_loop_screenshot(AppLoop *L, SDL_Renderer *renderer, const char *path)
@@ -266,7 +169,7 @@ static void app_loop_screenshot(AppLoop *L, SDL_Renderer *renderer, const char *
         snprintf(name, sizeof name, "racesim-%06ld.png", sim_world_tick(sim_session_world(L->session)));
         path = name;
     }
-    if (app_save_frame(renderer, path, L->err, sizeof L->err) != 0)
+    if (app_frame_save(renderer, path, L->err, sizeof L->err) != 0)
         fprintf(stderr, "racesim: %s\n", L->err);
     else
         fprintf(stderr, "racesim: saved %s\n", path);
@@ -277,10 +180,10 @@ static long app_loop_advance(AppLoop *L, double frame_s, bool step_once)
 {
     SimWorld *world = sim_session_world(L->session);
     const RndUi *ui = rnd_view_ui(L->view);
-    double dt = app_view_dt(world);
+    double dt = app_frames_dt(world);
     long ticks = 0;
     if (step_once && !sim_world_done(world)) {
-        app_view_step(world, L->view, &L->prev);
+        app_replay_step(&L->replay, &L->prev);
         ticks++;
     }
     if (ui->paused || sim_world_done(world)) {
@@ -289,7 +192,7 @@ static long app_loop_advance(AppLoop *L, double frame_s, bool step_once)
     }
     L->acc_s += frame_s * rnd_speed_factor(ui->speed_index);
     while (L->acc_s >= dt && !sim_world_done(world)) {
-        app_view_step(world, L->view, &L->prev);
+        app_replay_step(&L->replay, &L->prev);
         L->acc_s -= dt;
         ticks++;
     }
@@ -325,13 +228,16 @@ static int app_loop_run(AppLoop *L, AppWindow *aw)
             fprintf(stderr, "racesim: %s\n", L->err);
             return 2;
         }
+        if (act.seek_s != 0.0)
+            app_loop_seek(L, act.seek_s);
         Uint64 t_sim = SDL_GetPerformanceCounter();
         bench.ticks += app_loop_advance(L, frame_s, act.step_once);
         bench.sim_ms += app_ms_since(t_sim);
         SimWorld *world = sim_session_world(L->session);
         const RndUi *ui = rnd_view_ui(L->view);
-        double alpha = ui->paused || sim_world_done(world) ? 1.0 : L->acc_s / app_view_dt(world);
+        double alpha = ui->paused || sim_world_done(world) ? 1.0 : L->acc_s / app_frames_dt(world);
         frame = (RndFrame){world, L->session, &L->prev, alpha, NULL};
+        app_replay_timeline(&L->replay);
         Uint64 t_draw = SDL_GetPerformanceCounter();
         rnd_view_draw(L->view, &frame);
         bench.frames++;
@@ -377,11 +283,19 @@ int app_view_window(const SimRace *race, const AppViewOpts *opts)
         fprintf(stderr, "racesim: %s\n", L->err);
         goto done;
     }
-    rnd_view_camera(L->view)->mode = app_view_camera(opts, RND_CAM_DIRECTOR);
+    rnd_view_camera(L->view)->mode = app_frames_camera(opts, RND_CAM_DIRECTOR);
     if (app_loop_start_race(L) != 0) {
         fprintf(stderr, "racesim: %s\n", L->err);
         rc = 2;
         goto done;
+    }
+    if (opts->at_s > 0.0) { /* --at: open at that moment, paused */
+        SimWorld *world = sim_session_world(L->session);
+        long target = app_frames_tick_at(world, opts->at_s);
+        while (sim_world_tick(world) < target && !sim_world_done(world))
+            app_replay_step(&L->replay, &L->prev);
+        app_frames_warn_past_end(world, "--at", opts->at_s);
+        rnd_view_ui(L->view)->paused = true;
     }
     const char *speed = getenv("RACESIM_SPEED");
     if (speed)
@@ -392,6 +306,7 @@ int app_view_window(const SimRace *race, const AppViewOpts *opts)
         sim_results_print_table(L->session, stdout);
 done:
     if (L) {
+        app_replay_free(&L->replay);
         rnd_view_destroy(L->view);
         if (L->session)
             sim_session_destroy(L->session);

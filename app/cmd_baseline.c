@@ -4,24 +4,14 @@
 #include "app.h"
 #include "app_out.h"
 #include "app_exp.h"
+#include "cli.h"
 
 #include "../lab/lab.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct BaselineOpts {
-    const char *mode;       /* "record" or "compare" */
-    const char *file;       /* RACE.ini (record) or the baseline (compare) */
-    const char *out;
-    bool have_seeds, shuffle;
-    uint64_t seed_first, seed_last;
-    int jobs;
-    LabBaselineTol tol;
-} BaselineOpts;
 
 typedef struct BaselineCtx {
     const SimRace *race;
@@ -30,146 +20,6 @@ typedef struct BaselineCtx {
     bool shuffle;
     LabBaseline *into;      /* runs[i].seed set beforehand; filled by the jobs */
 } BaselineCtx;
-
-static void cmd_baseline_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: racesim baseline record RACE.ini --seeds A-B --out FILE [options]\n"
-            "       racesim baseline compare FILE [--jobs J]\n\n"
-            "record runs the race once per seed and stores the per-seed counts (overtakes, collisions,\n"
-            "off-tracks) and finishing orders, with a fingerprint of the race and a checksum. compare reruns the\n"
-            "same seeds, prints every change (per seed, then the totals against the tolerances) and fails when a\n"
-            "total moves beyond its tolerance or more seeds change their order than allowed. Tolerances are exact\n"
-            "(0) by default, since runs are deterministic: then any change fails.\n\n"
-            "options (record):\n"
-            "  --seeds A-B            seeds to record (required)\n"
-            "  --out FILE             the baseline file to write (required)\n"
-            "  --shuffle-grid         permute the grid with each seed (as `racesim run --shuffle-grid`)\n"
-            "  --tol-overtakes N      allowed change of the total overtakes (default 0)\n"
-            "  --tol-collisions N     allowed change of the total collisions (default 0)\n"
-            "  --tol-offtracks N      allowed change of the total off-tracks (default 0)\n"
-            "  --tol-orders N         seeds allowed to change their finishing order (default 0)\n"
-            "options (both):\n"
-            "  --jobs J               races at a time (threads; results do not depend on J; default: all cores, here %d)\n"
-            "  -h, --help             this text\n\n"
-            "Exit status: 0 recorded / no change beyond the tolerances, 1 a change beyond them (or a run\n"
-            "failed), 2 bad usage, a bad race file, or a bad or stale baseline file.\n",
-            app_default_jobs());
-}
-
-/*----------------------------------------------------------------------------------------------------------------
- * Options
- *--------------------------------------------------------------------------------------------------------------*/
-
-static int cmd_baseline_int(const char *opt, const char *v, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long n = strtol(v, &end, 10);
-    if (end == v || *end != '\0' || errno == ERANGE || n < lo || n > hi) {
-        fprintf(stderr, "racesim baseline: %s: expected an integer %ld..%ld, got '%s'\n", opt, lo, hi, v);
-        return 2;
-    }
-    *out = n;
-    return 0;
-}
-
-static int cmd_baseline_value(BaselineOpts *o, const char *opt, const char *v)
-{
-    long n = 0;
-    int *tol = strcmp(opt, "--tol-overtakes") == 0    ? &o->tol.overtakes
-               : strcmp(opt, "--tol-collisions") == 0 ? &o->tol.collisions
-               : strcmp(opt, "--tol-offtracks") == 0  ? &o->tol.offtracks
-               : strcmp(opt, "--tol-orders") == 0     ? &o->tol.orders
-                                                      : NULL;
-    if (tol) {
-        if (cmd_baseline_int(opt, v, 0, 1000000000L, &n) != 0)
-            return 2;
-        *tol = (int)n;
-    } else if (strcmp(opt, "--jobs") == 0) {
-        if (cmd_baseline_int(opt, v, 1, 256, &n) != 0)
-            return 2;
-        o->jobs = (int)n;
-    } else if (strcmp(opt, "--seeds") == 0) {
-        if (lab_expect_parse_seeds(v, &o->seed_first, &o->seed_last) != 0) {
-            fprintf(stderr, "racesim baseline: --seeds: expected A-B with A <= B (at most 100000), got '%s'\n", v);
-            return 2;
-        }
-        o->have_seeds = true;
-    } else if (strcmp(opt, "--out") == 0) {
-        if (v[0] == '\0') {
-            fprintf(stderr, "racesim baseline: --out: expected a file path, got ''\n");
-            return 2;
-        }
-        o->out = v;
-    } else {
-        return -1;
-    }
-    return 0;
-}
-
-/* Returns -1 to go on, else an exit code. */
-static int cmd_baseline_parse(int argc, char **argv, BaselineOpts *o)
-{
-    o->jobs = app_default_jobs();
-    static const struct option longs[] = {
-        {"shuffle-grid", no_argument, NULL, 'S'},        {"tol-overtakes", required_argument, NULL, 'v'},
-        {"tol-collisions", required_argument, NULL, 'v'}, {"tol-offtracks", required_argument, NULL, 'v'},
-        {"tol-orders", required_argument, NULL, 'v'},    {"jobs", required_argument, NULL, 'v'},
-        {"seeds", required_argument, NULL, 'v'},         {"out", required_argument, NULL, 'v'},
-        {"help", no_argument, NULL, 'h'},                {NULL, 0, NULL, 0},
-    };
-    optind = 0; /* GNU: start afresh (the tests call commands more than once) */
-    opterr = 0;
-    int c, index = -1;
-    while ((c = getopt_long(argc, argv, ":h", longs, &index)) != -1) {
-        if (c == 'h') {
-            cmd_baseline_usage(stdout);
-            return 0;
-        }
-        if (c == 'S') {
-            o->shuffle = true;
-        } else if (c == 'v') {
-            char name[32];
-            snprintf(name, sizeof name, "--%s", longs[index].name);
-            int rc = cmd_baseline_value(o, name, optarg);
-            if (rc > 0)
-                return rc;
-        } else {
-            app_opt_error("baseline", c, argv);
-            fprintf(stderr, "(see racesim baseline --help)\n");
-            return 2;
-        }
-        index = -1;
-    }
-    for (int i = optind; i < argc; i++) {
-        const char *a = argv[i];
-        if (!o->mode) {
-            o->mode = a;
-        } else if (!o->file) {
-            o->file = a;
-        } else {
-            fprintf(stderr, "racesim baseline: unexpected argument '%s'\n", a);
-            return 2;
-        }
-    }
-    if (!o->mode || (strcmp(o->mode, "record") != 0 && strcmp(o->mode, "compare") != 0)) {
-        fprintf(stderr, "racesim baseline: expected 'record' or 'compare' (see racesim baseline --help)\n");
-        return 2;
-    }
-    bool record = strcmp(o->mode, "record") == 0;
-    if (!o->file || (record && (!o->have_seeds || !o->out))) {
-        fprintf(stderr, "racesim baseline: %s\n",
-                record ? "record needs RACE.ini, --seeds A-B and --out FILE" : "compare needs the baseline FILE");
-        return 2;
-    }
-    if (!record && (o->have_seeds || o->out || o->shuffle || o->tol.overtakes || o->tol.collisions ||
-                    o->tol.offtracks || o->tol.orders)) {
-        fprintf(stderr, "racesim baseline: compare takes only --jobs (seeds, grid and tolerances are in the file)\n");
-        return 2;
-    }
-    return -1;
-}
 
 /*----------------------------------------------------------------------------------------------------------------
  * Runs
@@ -254,7 +104,7 @@ static SimRace *cmd_baseline_race(const char *path, const char *context)
  * record
  *--------------------------------------------------------------------------------------------------------------*/
 
-static int cmd_baseline_record(const BaselineOpts *o)
+static int cmd_baseline_record(const CliBaselineOpts *o)
 {
     SimRace *race = cmd_baseline_race(o->file, "");
     if (!race)
@@ -349,6 +199,39 @@ static void cmd_baseline_order(const LabBaseline *b, const SimRace *race, const 
     }
 }
 
+/* When a seed's change shows, to watch it: the first event past the recorded count of a count that grew, else the
+ * end of the race, where a count that fell or the finishing order is settled. The seed is run again for its
+ * events (the runs of the comparison keep only their counts). -1 when it cannot run. */
+static double cmd_baseline_moment(const SimRace *race, bool shuffle, const LabBaselineRun *was,
+                                  const LabBaselineRun *now)
+{
+    SimSessionDef def = sim_default_session_def(race);
+    def.seed = now->seed;
+    def.shuffle_grid = shuffle;
+    char err[2048];
+    SimSession *s = sim_session_create(race, &def, err, sizeof err);
+    if (!s)
+        return -1.0;
+    SimWorld *w = sim_session_world(s);
+    sim_world_run(w);
+    double at = sim_world_time(w), dt = 1.0 / sim_world_def(w)->tick_hz;
+    static const SimEventType types[3] = {SIM_EV_OVERTAKE, SIM_EV_COLLISION, SIM_EV_OFFTRACK};
+    const int was_n[3] = {was->overtakes, was->collisions, was->offtracks};
+    const int now_n[3] = {now->overtakes, now->collisions, now->offtracks};
+    int seen[3] = {0, 0, 0}, count;
+    const SimEvent *ev = sim_world_events(w, &count);
+    for (int i = 0; i < count; i++)
+        for (int k = 0; k < 3; k++) {
+            if (ev[i].type != types[k])
+                continue;
+            if (now_n[k] > was_n[k] && seen[k] == was_n[k] && (double)ev[i].tick * dt < at)
+                at = (double)ev[i].tick * dt;
+            seen[k]++;
+        }
+    sim_session_destroy(s);
+    return at;
+}
+
 static void cmd_baseline_print_changes(const LabBaseline *rec, const SimRace *race, const LabBaseline *now)
 {
     for (int i = 0; i < rec->run_count; i++) {
@@ -366,6 +249,8 @@ static void cmd_baseline_print_changes(const LabBaseline *rec, const SimRace *ra
             cmd_baseline_order(rec, race, a, b);
         }
         printf("\n");
+        app_print_open_command(stdout, "    watch: ", rec->race_path, a->seed, rec->shuffle_grid,
+                               cmd_baseline_moment(race, rec->shuffle_grid, a, b));
     }
 }
 
@@ -380,7 +265,7 @@ static void cmd_baseline_total(const char *name, const LabBaseline *rec, int del
            abs(delta) <= tol ? "ok" : "FAIL");
 }
 
-static int cmd_baseline_compare(const BaselineOpts *o)
+static int cmd_baseline_compare(const CliBaselineOpts *o)
 {
     LabBaseline rec, now;
     char err[2048];
@@ -429,10 +314,9 @@ static int cmd_baseline_compare(const BaselineOpts *o)
 
 int cmd_baseline(int argc, char **argv)
 {
-    BaselineOpts o;
-    memset(&o, 0, sizeof o);
-    int rc = cmd_baseline_parse(argc, argv, &o);
-    if (rc >= 0)
+    CliBaselineOpts o;
+    int rc = cli_baseline_parse(argc, argv, &o, stdout, stderr);
+    if (rc != CLI_GO)
         return rc;
     return strcmp(o.mode, "record") == 0 ? cmd_baseline_record(&o) : cmd_baseline_compare(&o);
 }

@@ -4,134 +4,18 @@
 #include "app.h"
 #include "app_exp.h"
 #include "app_out.h"
+#include "cli.h"
 
 #include "../lab/lab.h"
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static void cmd_batch_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: racesim batch RACE.ini --races N [--seed S] [--jobs J] [--out FILE.jsonl [--resume]]\n"
-            "                     [--shard I/N] [--laps L]\n\n"
-            "Runs N races with seeds S..S+N-1. Race K is exactly `racesim run RACE.ini --seed K --shuffle-grid`\n"
-            "(the seed also shuffles the grid), so any race can be replayed alone and watched. Prints per driver:\n"
-            "mean finishing position, wins, podiums, overtakes, positions lost, collisions, off-track seconds,\n"
-            "DNFs and best lap, each with a 95%% interval. Results do not depend on --jobs.\n\n"
-            "Ctrl-C (or SIGTERM) stops cleanly: the races under way finish, --out keeps every finished race in\n"
-            "seed order, and the same command with --resume runs the rest; the file is then the same as if the\n"
-            "batch had never stopped. A second Ctrl-C ends at once.\n\n"
-            "options:\n"
-            "  --races N        number of races (required)\n"
-            "  --seed S         first seed (default: the race file's seed)\n"
-            "  --jobs J         worker threads (default: all cores, here %d)\n"
-            "  --out FILE       write one JSON line per race, in seed order (`-` for stdout, then no table)\n"
-            "  --csv FILE       also write one CSV row per car per race (the columns of `run --csv`), in seed\n"
-            "                   order (`-` for stdout, then no table)\n"
-            "  --resume         keep the races already in --out FILE (checked: same race, seeds in order) and\n"
-            "                   run only the rest\n"
-            "  --shard I/N      run only shard I of N: seeds S+k with k = I-1 (mod N); `racesim merge` the parts\n"
-            "  --laps L         override the race's lap count\n"
-            "  -h, --help       this text\n",
-            app_default_jobs());
-}
-
-typedef struct BatchOpts {
-    const char *race_path;
-    long races;
-    bool has_seed;
-    uint64_t seed;
-    long jobs;
-    const char *out_path, *csv_path;
-    bool resume;
-    int shard_index, shard_count;
-    long laps;
-} BatchOpts;
-
-/* Parses the options; returns 0, 1 for --help, or 2 on bad usage (message printed). */
-static int cmd_batch_options(int argc, char **argv, BatchOpts *o)
-{
-    memset(o, 0, sizeof *o);
-    o->jobs = app_default_jobs();
-    o->shard_index = o->shard_count = 1;
-    o->races = -1;
-    static const struct option longs[] = {
-        {"races", required_argument, NULL, 'n'}, {"seed", required_argument, NULL, 's'},
-        {"jobs", required_argument, NULL, 'j'},  {"out", required_argument, NULL, 'o'},
-        {"resume", no_argument, NULL, 'r'},      {"shard", required_argument, NULL, 'k'},
-        {"csv", required_argument, NULL, 'c'},
-        {"laps", required_argument, NULL, 'l'},  {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    optind = 0; /* GNU: start afresh (the tests call commands more than once) */
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, ":h", longs, NULL)) != -1) {
-        int bad = 0;
-        const char *name = NULL;
-        switch (c) {
-        case 'h':
-            return 1;
-        case 'n':
-            bad = app_parse_long(optarg, 1, 100000000, &o->races), name = "--races";
-            break;
-        case 's':
-            bad = app_parse_u64(optarg, &o->seed), name = "--seed";
-            o->has_seed = true;
-            break;
-        case 'j':
-            bad = app_parse_long(optarg, 1, 256, &o->jobs), name = "--jobs";
-            break;
-        case 'o':
-            o->out_path = optarg;
-            break;
-        case 'r':
-            o->resume = true;
-            break;
-        case 'c':
-            o->csv_path = optarg;
-            break;
-        case 'k':
-            bad = app_parse_shard(optarg, &o->shard_index, &o->shard_count), name = "--shard";
-            break;
-        case 'l':
-            bad = app_parse_long(optarg, 1, 1000, &o->laps), name = "--laps";
-            break;
-        default:
-            app_opt_error("batch", c, argv);
-            return 2;
-        }
-        if (bad) {
-            fprintf(stderr, "racesim batch: %s: expected %s, got '%s'\n", name, app_option_expects(name), optarg);
-            return 2;
-        }
-    }
-    for (int i = optind; i < argc; i++) {
-        if (o->race_path) {
-            fprintf(stderr, "racesim batch: one race file at a time ('%s' and '%s')\n", o->race_path, argv[i]);
-            return 2;
-        }
-        o->race_path = argv[i];
-    }
-    const char *missing = !o->race_path ? "no race file given"
-                          : o->races < 1 ? "--races N is required"
-                          : o->resume && (!o->out_path || strcmp(o->out_path, "-") == 0)
-                              ? "--resume needs --out FILE (the file to continue)"
-                              : NULL;
-    if (missing) {
-        fprintf(stderr, "racesim batch: %s\n", missing);
-        return 2;
-    }
-    return 0;
-}
-
 typedef struct BatchRun {
-    const BatchOpts *opts;
+    const CliBatchOpts *opts;
     const SimRace *race;
     const uint64_t *seeds;
     FILE *out;
@@ -215,7 +99,7 @@ static const char *cmd_batch_resume_match(void *ctx, long index, const LabRecord
     return NULL;
 }
 
-static int cmd_batch_execute(const BatchOpts *o, const SimRace *race, const TrkTrack *track,
+static int cmd_batch_execute(const CliBatchOpts *o, const SimRace *race, const TrkTrack *track,
                              const DrvTableCache *tables, FILE *out, FILE *csv)
 {
     long n = 0;
@@ -261,7 +145,7 @@ static int cmd_batch_execute(const BatchOpts *o, const SimRace *race, const TrkT
         if (rc == 1)
             fprintf(stderr, "racesim batch: %s\n", err);
     }
-    if (rc == LAB_BATCH_STOPPED) {
+    if (rc == LAB_BATCH_INTERRUPTED) {
         fprintf(stderr, "racesim batch: stopped by %s after %ld of %ld races", strsignal(app_stop_signal()),
                 consumed, n);
         if (o->out_path && strcmp(o->out_path, "-") != 0)
@@ -281,16 +165,10 @@ static int cmd_batch_execute(const BatchOpts *o, const SimRace *race, const TrkT
 
 int cmd_batch(int argc, char **argv)
 {
-    BatchOpts o;
-    int rc = cmd_batch_options(argc, argv, &o);
-    if (rc == 1) {
-        cmd_batch_usage(stdout);
-        return 0;
-    }
-    if (rc) {
-        fprintf(stderr, "(see racesim batch --help)\n");
-        return 2;
-    }
+    CliBatchOpts o;
+    int rc = cli_batch_parse(argc, argv, &o, stdout, stderr);
+    if (rc != CLI_GO)
+        return rc;
     app_stop_install();
     SimRace *race = malloc(sizeof *race);
     char err[1024];
@@ -353,7 +231,7 @@ int cmd_batch(int argc, char **argv)
         }
     }
     free(race);
-    if (rc == LAB_BATCH_STOPPED)
+    if (rc == LAB_BATCH_INTERRUPTED)
         return 128 + app_stop_signal(); /* as a shell reports a program its signal ended */
     return rc;
 }

@@ -5,13 +5,13 @@
  * file and seed order afterwards, so the output does not depend on --jobs. */
 #include "app.h"
 #include "app_exp.h"
+#include "cli.h"
 
 #include "../lab/lab.h"
 #include "../sim/sim.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -37,92 +37,6 @@ typedef struct CheckCtx {
     LabExpectReport *reports; /* one per job */
     char (*job_error)[2048]; /* a run that could not start */
 } CheckCtx;
-
-typedef struct CheckOpts {
-    bool have_seeds, json, verbose;
-    uint64_t seed_first, seed_last;
-    int jobs;
-    const char *paths[CHECK_MAX_FILES];
-    int path_count;
-} CheckOpts;
-
-static void cmd_check_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: racesim check FILE_OR_DIR... [options]\n\n"
-            "Runs every scenario (a race file with an [expect] section; a directory means every *.ini directly in\n"
-            "it) headless, for each seed, and prints one line per scenario: PASS or FAIL, then each check as\n"
-            "`name measured (limit)`, the measured figure being the worst over the seeds, then the checks across\n"
-            "seeds (collisions_mean_max, offtrack_s_mean_max: the mean over the seeds). The last line reads\n"
-            "\"N passed, N failed\" (scenarios).\n\n"
-            "options:\n"
-            "  --seeds A-B     seeds to run every scenario with (default: the scenario's [expect] seeds, else\n"
-            "                  its race seed)\n"
-            "  --jobs J        run J races at a time (threads; the output does not depend on J; default: all cores, here %d)\n"
-            "  --json          one JSON object per scenario (every seed, every check, and the checks across\n"
-            "                  seeds in \"across_seeds\"), then a summary object\n"
-            "  -v, --verbose   also one line per seed (per-seed checks only)\n"
-            "  -h, --help      this text\n\n"
-            "Exit status: 0 every scenario passed, 1 a scenario failed, 2 bad usage or a bad scenario file.\n",
-            app_default_jobs());
-}
-
-/*----------------------------------------------------------------------------------------------------------------
- * Options and files
- *--------------------------------------------------------------------------------------------------------------*/
-
-static int cmd_check_parse(int argc, char **argv, CheckOpts *o)
-{
-    o->jobs = app_default_jobs();
-    static const struct option longs[] = {
-        {"json", no_argument, NULL, 'J'},         {"verbose", no_argument, NULL, 'v'},
-        {"seeds", required_argument, NULL, 's'},  {"jobs", required_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
-    };
-    optind = 0; /* GNU: start afresh (the tests call commands more than once) */
-    opterr = 0;
-    int c;
-    long j;
-    while ((c = getopt_long(argc, argv, ":hv", longs, NULL)) != -1) {
-        switch (c) {
-        case 'h':
-            cmd_check_usage(stdout);
-            return 0;
-        case 'J':
-            o->json = true;
-            break;
-        case 'v':
-            o->verbose = true;
-            break;
-        case 's':
-            if (lab_expect_parse_seeds(optarg, &o->seed_first, &o->seed_last) != 0) {
-                fprintf(stderr, "racesim check: --seeds: expected A-B with A <= B (at most 100000), got '%s'\n",
-                        optarg);
-                return 2;
-            }
-            o->have_seeds = true;
-            break;
-        case 'j':
-            if (app_parse_long(optarg, 1, 256, &j) != 0) {
-                fprintf(stderr, "racesim check: --jobs: expected an integer 1..256, got '%s'\n", optarg);
-                return 2;
-            }
-            o->jobs = (int)j;
-            break;
-        default:
-            app_opt_error("check", c, argv);
-            fprintf(stderr, "(see racesim check --help)\n");
-            return 2;
-        }
-    }
-    for (int i = optind; i < argc && o->path_count < CHECK_MAX_FILES; i++)
-        o->paths[o->path_count++] = argv[i];
-    if (o->path_count == 0) {
-        fprintf(stderr, "racesim check: no scenario file or directory (see racesim check --help)\n");
-        return 2;
-    }
-    return -1;
-}
 
 static int cmd_check_cmp(const void *a, const void *b)
 {
@@ -156,7 +70,7 @@ static int cmd_check_dir(const char *dir, char **files, int *n)
     return 0;
 }
 
-static int cmd_check_files(const CheckOpts *o, char **files, int *n)
+static int cmd_check_files(const CliCheckOpts *o, char **files, int *n)
 {
     for (int i = 0; i < o->path_count; i++) {
         struct stat st;
@@ -171,7 +85,7 @@ static int cmd_check_files(const CheckOpts *o, char **files, int *n)
 }
 
 /* Loads one scenario and picks its seeds; on failure sc->race stays NULL and sc->error says why. */
-static void cmd_check_load(CheckScenario *sc, const CheckOpts *o)
+static void cmd_check_load(CheckScenario *sc, const CliCheckOpts *o)
 {
     sc->race = malloc(sizeof *sc->race);
     if (!sc->race) {
@@ -347,27 +261,19 @@ static int cmd_check_print_text(const CheckCtx *ctx, const CheckScenario *sc, bo
     if (failed)
         printf(" [%ld of %ld seeds failed]", failed, runs);
     printf("\n");
-    for (long k = 0; verbose && k < runs; k++) {
-        printf("    seed %llu %s", (unsigned long long)(sc->seed_first + (uint64_t)k), reports[k].pass ? "PASS" : "FAIL");
-        cmd_check_print_checks(&reports[k], 1, sc->seed_first + (uint64_t)k, false, 0);
-        printf("\n");
+    bool shown = false; /* the first failed run, in the viewer at the moment its failure shows */
+    for (long k = 0; k < runs; k++) {
+        uint64_t seed = sc->seed_first + (uint64_t)k;
+        if (verbose) {
+            printf("    seed %llu %s", (unsigned long long)seed, reports[k].pass ? "PASS" : "FAIL");
+            cmd_check_print_checks(&reports[k], 1, seed, false, 0);
+            printf("\n");
+        }
+        if (!reports[k].pass && (verbose || !shown))
+            app_print_open_command(stdout, "    watch: ", sc->path, seed, false, reports[k].at_s);
+        shown |= !reports[k].pass;
     }
     return failed == 0 && across.pass;
-}
-
-static void cmd_check_json_str(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
 }
 
 /* The checks of a report as the elements of a JSON array. */
@@ -376,12 +282,12 @@ static void cmd_check_json_checks(const LabExpectReport *r)
     for (int j = 0; j < r->count; j++) {
         const LabExpectCheck *c = &r->checks[j];
         printf("%s{\"name\":", j ? "," : "");
-        cmd_check_json_str(c->name);
+        sim_json_write_string(stdout, c->name);
         printf(",\"line\":%d,\"measured\":%.17g,\"limit\":%.17g,\"pass\":%s,\"measured_text\":", c->line, c->measured,
                c->limit, c->pass ? "true" : "false");
-        cmd_check_json_str(c->measured_text);
+        sim_json_write_string(stdout, c->measured_text);
         printf(",\"limit_text\":");
-        cmd_check_json_str(c->limit_text);
+        sim_json_write_string(stdout, c->limit_text);
         printf("}");
     }
 }
@@ -396,12 +302,12 @@ static void cmd_check_json_report(const LabExpectReport *r, uint64_t seed)
 static int cmd_check_print_json(const CheckCtx *ctx, const CheckScenario *sc)
 {
     printf("{\"scenario\":");
-    cmd_check_json_str(sc->path);
+    sim_json_write_string(stdout, sc->path);
     long runs = sc->race ? (long)(sc->seed_last - sc->seed_first) + 1 : 0;
     const char *err = sc->race ? cmd_check_run_error(ctx, sc, runs) : sc->error;
     if (err) {
         printf(",\"pass\":false,\"error\":");
-        cmd_check_json_str(err);
+        sim_json_write_string(stdout, err);
         printf("}\n");
         return 0;
     }
@@ -427,7 +333,7 @@ static int cmd_check_print_json(const CheckCtx *ctx, const CheckScenario *sc)
  * Command
  *--------------------------------------------------------------------------------------------------------------*/
 
-static int cmd_check_report(const CheckCtx *ctx, const CheckOpts *o)
+static int cmd_check_report(const CheckCtx *ctx, const CliCheckOpts *o)
 {
     int passed = 0, failed = 0;
     bool bad_file = false;
@@ -448,10 +354,9 @@ static int cmd_check_report(const CheckCtx *ctx, const CheckOpts *o)
 
 int cmd_check(int argc, char **argv)
 {
-    CheckOpts o;
-    memset(&o, 0, sizeof o);
-    int rc = cmd_check_parse(argc, argv, &o);
-    if (rc >= 0)
+    CliCheckOpts o;
+    int rc = cli_check_parse(argc, argv, &o, stdout, stderr);
+    if (rc != CLI_GO)
         return rc;
     char **files = calloc(CHECK_MAX_FILES, sizeof *files);
     CheckCtx ctx;

@@ -3,35 +3,17 @@
  * and the records reach the same tally in the same order as in one unsharded run: the output is identical. */
 #include "app.h"
 #include "app_exp.h"
+#include "app_out.h"
+#include "cli.h"
 
 #include "../lab/lab.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-static void cmd_merge_usage(FILE *out)
-{
-    fprintf(out, "usage: racesim merge PART.jsonl... [--metric NAME] [--chart FILE.svg]\n"
-                 "                     [[--sprt] --h0 X --h1 Y [--alpha A] [--beta B]]\n\n"
-                 "Reads the --out files of `racesim batch` or `racesim ab` runs (typically the shards of one run,\n"
-                 "--shard 1/N .. N/N) and prints the table (batch) or report (ab) that one unsharded run prints,\n"
-                 "byte for byte. Every file must be in seed order; a seed may appear only once; batch and ab files\n"
-                 "cannot be mixed. Bad lines give `path:line: what is wrong` and exit status 2.\n\n"
-                 "options:\n"
-                 "  --metric NAME     ab files: report only NAME (position, time, overtakes, collisions, offtrack,\n"
-                 "                    points)\n"
-                 "  --chart FILE.svg  ab files: chart of the paired differences\n"
-                 "  --h0 X, --h1 Y    ab files: end with the state of the sequential test (SPRT) on the metric\n"
-                 "                    (--metric, default position) over the union of the files in seed order:\n"
-                 "                    LLR, bounds, the pair where it first crossed one if it did (--sprt: the same)\n"
-                 "  --alpha A, --beta B  error rates in (0, 0.5) (default 0.05 each)\n"
-                 "  -h, --help        this text\n");
-}
 
 typedef struct MergePart {
     LabRecordReader reader;
@@ -174,95 +156,23 @@ static void cmd_merge_close(MergeState *m)
     lab_ab_tally_free(&m->ab);
 }
 
-/* --sprt, --h0, --h1, --alpha, --beta. Returns 1 when `a` is one of them (with *i past its value), -1 on a bad
- * value (message printed), 0 otherwise. */
-/* The test's definition when asked for: NULL in *out when not, 2 on a bad combination (message printed). */
-static int cmd_merge_sprt_check(const LabSprtDef *def, int given, const LabSprtDef **out)
-{
-    char err[256];
-    *out = NULL;
-    if (given == 0)
-        return 0;
-    if ((given & 3) != 3) {
-        fprintf(stderr, "racesim merge: --sprt, --alpha and --beta need both --h0 and --h1\n");
-        return 2;
-    }
-    if (lab_sprt_check_def(def, err, sizeof err)) {
-        fprintf(stderr, "racesim merge: %s\n", err);
-        return 2;
-    }
-    *out = def;
-    return 0;
-}
-
 int cmd_merge(int argc, char **argv)
 {
-    char **paths = calloc((size_t)argc, sizeof *paths);
-    const char *chart = NULL;
-    int n = 0, metric = -1, sprt_given = 0;
-    LabSprtDef sprt_def = lab_sprt_default_def();
-    static const struct option longs[] = {
-        {"metric", required_argument, NULL, 'm'}, {"chart", required_argument, NULL, 'c'},
-        {"sprt", no_argument, NULL, 's'},         {"h0", required_argument, NULL, '0'},
-        {"h1", required_argument, NULL, '1'},     {"alpha", required_argument, NULL, 'a'},
-        {"beta", required_argument, NULL, 'b'},   {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    optind = 0; /* GNU: start afresh (the tests call commands more than once) */
-    opterr = 0;
-    int c, index = -1;
-    while (paths && (c = getopt_long(argc, argv, ":h", longs, &index)) != -1) {
-        double *number = c == '0' ? &sprt_def.h0 : c == '1' ? &sprt_def.h1 : c == 'a' ? &sprt_def.alpha
-                         : c == 'b' ? &sprt_def.beta : NULL;
-        if (c == 'h') {
-            cmd_merge_usage(stdout);
-            free(paths);
-            return 0;
-        } else if (c == 'c') {
-            chart = optarg;
-        } else if (c == 'm') {
-            if ((metric = lab_ab_metric_parse(optarg)) < 0) {
-                fprintf(stderr, "racesim merge: unknown metric '%s'\n", optarg);
-                free(paths);
-                return 2;
-            }
-        } else if (c == 's') {
-            sprt_given |= 4;
-        } else if (number) {
-            char name[16];
-            snprintf(name, sizeof name, "--%s", longs[index].name);
-            if (app_parse_double(optarg, number)) {
-                fprintf(stderr, "racesim merge: %s: expected %s, got '%s'\n", name, app_option_expects(name), optarg);
-                free(paths);
-                return 2;
-            }
-            sprt_given |= c == '0' ? 1 : c == '1' ? 2 : 8;
-        } else {
-            app_opt_error("merge", c, argv);
-            cmd_merge_usage(stderr);
-            free(paths);
-            return 2;
-        }
-        index = -1;
-    }
-    for (int i = optind; paths && i < argc; i++)
-        paths[n++] = argv[i];
-    const LabSprtDef *sprt = NULL;
-    if (paths && cmd_merge_sprt_check(&sprt_def, sprt_given, &sprt)) {
-        free(paths);
-        return 2;
-    }
-    if (n == 0) {
-        fprintf(stderr, "racesim merge: no files given\n");
-        cmd_merge_usage(stderr);
-        free(paths);
+    CliMergeOpts o;
+    int rc = cli_merge_parse(argc, argv, &o, stdout, stderr);
+    if (rc != CLI_GO)
+        return rc;
+    char err[4400];
+    if (o.chart_path &&
+        app_out_check(o.chart_path, (const char *const *)o.paths, o.path_count, NULL, 0, err, sizeof err) != 0) {
+        fprintf(stderr, "racesim merge: %s\n", err); /* before the parts are read: the chart comes last */
         return 2;
     }
     MergeState m;
     memset(&m, 0, sizeof m);
     m.kind = -1;
     lab_ab_tally_init(&m.ab);
-    int rc = cmd_merge_open(&m, paths, n);
+    rc = cmd_merge_open(&m, o.paths, o.path_count);
     if (!rc)
         rc = cmd_merge_run(&m);
     if (!rc && m.kind < 0) {
@@ -270,14 +180,13 @@ int cmd_merge(int argc, char **argv)
         rc = 2;
     }
     if (!rc && m.kind == LAB_RECORD_AB)
-        rc = app_ab_report(&m.ab, metric, chart, sprt);
+        rc = app_ab_report(&m.ab, o.metric, o.chart_path, o.has_sprt ? &o.sprt_def : NULL);
     else if (!rc) {
-        if (chart || metric >= 0 || sprt)
+        if (o.chart_path || o.metric >= 0 || o.has_sprt)
             fprintf(stderr, "racesim merge: --chart, --metric and the SPRT options apply to ab files only "
                             "(ignored)\n");
         lab_batch_tally_print(m.batch, stdout);
     }
     cmd_merge_close(&m);
-    free(paths);
     return rc;
 }

@@ -3,33 +3,14 @@
 #include "app.h"
 #include "app_exp.h"
 #include "app_out.h"
+#include "cli.h"
 
 #include "../track/trk.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void cmd_track_usage(FILE *out)
-{
-    fprintf(out, "usage: racesim track FILE... [--strict] [--export LINE.csv [--grip-use G]]\n\n"
-                 "Validates track files (.csv centrelines, TORCS / Speed Dreams .xml tracks or INI) and prints\n"
-                 "for each: name, length, width range, tightest radius, number of corners, and the theoretical lap\n"
-                 "time of the default car on the centre line and on the racing line.\n"
-                 "A bad file gives `path:line: what is wrong` on stderr and exit status 2; warnings (a repaired\n"
-                 "fold, a bridge) give `path:line: warning: what` on stderr.\n\n"
-                 "options:\n"
-                 "  --export FILE   (one track) write the racing line and its speed plan, one row a metre:\n"
-                 "                  s_m, centre x_m/y_m, line_d_m, line x_m/y_m, line_kappa_1pm, width_left_m,\n"
-                 "                  width_right_m, speed_mps (default car), time_s along the line; - = stdout\n"
-                 "  --grip-use G    the speed plan's share of the grip, 0.5..1 (default 1; drivers use their\n"
-                 "                  grip_use)\n"
-                 "  --strict        refuse edges that fold over (the width on the inside of a corner beyond its\n"
-                 "                  radius) instead of pulling the inside edge in with a warning\n"
-                 "  -h, --help      this text\n");
-}
 
 static void cmd_track_lap(char *buf, size_t len, double t_s)
 {
@@ -97,76 +78,39 @@ static int cmd_track_export(const TrkTrack *t, double grip_use, FILE *f)
 
 int cmd_track(int argc, char **argv)
 {
-    static const struct option longs[] = {
-        {"export", required_argument, NULL, 'e'},
-        {"grip-use", required_argument, NULL, 'g'},
-        {"strict", no_argument, NULL, 's'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *export_path = NULL;
-    double grip_use = 1.0;
+    CliTrackOpts o;
+    int rc = cli_track_parse(argc, argv, &o, stdout, stderr);
+    if (rc != CLI_GO)
+        return rc;
     TrkDef def = trk_default_def();
-    optind = 0; /* GNU: start afresh (the tests call commands more than once) */
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, ":h", longs, NULL)) != -1) {
-        if (c == 'h') {
-            cmd_track_usage(stdout);
-            return 0;
-        } else if (c == 's') {
-            def.strict = true;
-        } else if (c == 'e') {
-            export_path = optarg;
-        } else if (c == 'g') {
-            char *end;
-            grip_use = strtod(optarg, &end);
-            if (end == optarg || *end != '\0' || !(grip_use >= 0.5 && grip_use <= 1.0)) {
-                fprintf(stderr, "racesim track: --grip-use: expected a number 0.5..1, got '%s'\n", optarg);
-                return 2;
-            }
-        } else {
-            app_opt_error("track", c, argv);
-            cmd_track_usage(stderr);
-            return 2;
-        }
-    }
-    int files = argc - optind;
-    if (files == 0) {
-        fprintf(stderr, "racesim track: no track file given\n");
-        cmd_track_usage(stderr);
-        return 2;
-    }
-    if (export_path && files != 1) {
-        fprintf(stderr, "racesim track: --export writes one track's line: give one track file\n");
-        return 2;
-    }
+    def.strict = o.strict;
+    const char *export_path = o.export_path;
     char err[TRK_ERR_LEN + 4096];
     AppOut out;
     if (export_path) {
-        const char *inputs[1] = {argv[optind]};
+        const char *inputs[1] = {o.files[0]};
         if (app_out_check(export_path, inputs, 1, NULL, 0, err, sizeof err) != 0) {
             fprintf(stderr, "racesim track: %s\n", err);
             return 2;
         }
     }
     int status = 0;
-    for (int i = optind; i < argc; i++) {
-        TrkTrack *t = trk_load(argv[i], &def, err, sizeof err);
+    for (int i = 0; i < o.file_count; i++) {
+        TrkTrack *t = trk_load(o.files[i], &def, err, sizeof err);
         if (!t) {
             fprintf(stderr, "%s\n", err);
             status = 2;
             continue;
         }
         if (!export_path)
-            cmd_track_print(argv[i], t);
+            cmd_track_print(o.files[i], t);
         fflush(stdout); /* each file's warnings under its summary */
         fputs(trk_warning(t), stderr);
         if (!export_path) {
         } else if (app_out_open(&out, export_path, err, sizeof err) != 0) {
             fprintf(stderr, "racesim track: %s\n", err);
             status = 2;
-        } else if (cmd_track_export(t, grip_use, out.f) != 0) {
+        } else if (cmd_track_export(t, o.grip_use, out.f) != 0) {
             app_out_abort(&out);
             fprintf(stderr, "racesim track: cannot write '%s'\n", export_path);
             status = 1;

@@ -6,149 +6,17 @@
 #include "app_exp.h"
 #include "app_out.h"
 #include "app_tune.h"
+#include "cli.h"
 
 #include "../lab/lab.h"
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void cmd_tune_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: racesim tune RACE.ini --driver FILE.ini --param SECTION.KEY=LO:HI [--param ...]\n"
-            "                    --iterations N [--pairs P] [--metric points|position|time] [--seed S]\n"
-            "                    [--jobs J] [--seat K] [--laps L] [--out TUNED.ini]\n\n"
-            "Tunes real-number keys of a driver personality by SPSA (simultaneous perturbation stochastic\n"
-            "approximation). Each iteration perturbs every key at once by +-c_k (a random sign per key), races the\n"
-            "two personalities against each other in the tested seat on P paired seeds (as `racesim ab` does) and\n"
-            "steps against the measured difference. Iteration k uses seeds S+k*P..S+k*P+P-1; the final check runs\n"
-            "the original (A) against the tuned personality (B) on the next 2*P seeds. A line per iteration goes\n"
-            "to stderr; the summary and the check to stdout. Results do not depend on --jobs.\n\n"
-            "options:\n"
-            "  --driver FILE       the personality to tune (required)\n"
-            "  --param S.K=LO:HI   a key to tune and its range, inside the key's documented range; the driver's\n"
-            "                      value must lie in LO..HI (required; up to %d)\n"
-            "  --iterations N      SPSA iterations (required)\n"
-            "  --pairs P           paired races per iteration (default 8)\n"
-            "  --metric NAME       points, position (default) or time of the tested car\n"
-            "  --seed S            first seed (default: the race file's seed)\n"
-            "  --jobs J            worker threads (default: all cores, here %d)\n"
-            "  --seat K            test grid line K (1-based) in every race (default: seed mod cars)\n"
-            "  --laps L            override the race's lap count\n"
-            "  --out FILE          write the tuned personality: the driver file with the tuned values\n"
-            "  -h, --help          this text\n",
-            LAB_SPSA_MAX_PARAMS, app_default_jobs());
-}
-
-typedef struct TuneOpts {
-    const char *race_path, *driver_path, *out_path;
-    AppTuneParam params[LAB_SPSA_MAX_PARAMS];
-    int param_count;
-    long iterations, pairs, jobs, seat, laps;
-    bool has_seed;
-    uint64_t seed;
-    int metric;
-} TuneOpts;
-
-static int cmd_tune_value(TuneOpts *o, int c, const char *v, const char **name)
-{
-    char err[256];
-    switch (c) {
-    case 'd':
-        o->driver_path = v;
-        return 0;
-    case 'o':
-        o->out_path = v;
-        return 0;
-    case 'p':
-        if (o->param_count == LAB_SPSA_MAX_PARAMS) {
-            fprintf(stderr, "racesim tune: at most %d --param\n", LAB_SPSA_MAX_PARAMS);
-            return 2;
-        }
-        if (app_tune_param_parse(v, &o->params[o->param_count++], err, sizeof err)) {
-            fprintf(stderr, "racesim tune: %s\n", err);
-            return 2;
-        }
-        return 0;
-    case 'n':
-        return *name = "--iterations", app_parse_long(v, 1, 1000000, &o->iterations);
-    case 'P':
-        return *name = "--pairs", app_parse_long(v, 1, 1000000, &o->pairs);
-    case 'm':
-        o->metric = lab_ab_metric_parse(v);
-        return *name = "--metric",
-               o->metric != LAB_AB_POINTS && o->metric != LAB_AB_POSITION && o->metric != LAB_AB_TIME;
-    case 's':
-        o->has_seed = true;
-        return *name = "--seed", app_parse_u64(v, &o->seed);
-    case 'j':
-        return *name = "--jobs", app_parse_long(v, 1, 256, &o->jobs);
-    case 'k':
-        return *name = "--seat", app_parse_long(v, 1, SIM_MAX_CARS, &o->seat);
-    case 'l':
-        return *name = "--laps", app_parse_long(v, 1, 1000, &o->laps);
-    }
-    return 2;
-}
-
-/* Returns 0, 1 for --help, or 2 on bad usage (message printed). */
-static int cmd_tune_options(int argc, char **argv, TuneOpts *o)
-{
-    memset(o, 0, sizeof *o);
-    o->jobs = app_default_jobs();
-    o->pairs = 8;
-    o->metric = LAB_AB_POSITION;
-    static const struct option longs[] = {
-        {"driver", required_argument, NULL, 'd'}, {"param", required_argument, NULL, 'p'},
-        {"iterations", required_argument, NULL, 'n'}, {"pairs", required_argument, NULL, 'P'},
-        {"metric", required_argument, NULL, 'm'}, {"seed", required_argument, NULL, 's'},
-        {"jobs", required_argument, NULL, 'j'}, {"seat", required_argument, NULL, 'k'},
-        {"laps", required_argument, NULL, 'l'}, {"out", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
-    };
-    optind = 0; /* GNU: start afresh (the tests call commands more than once) */
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, ":h", longs, NULL)) != -1) {
-        if (c == 'h')
-            return 1;
-        if (c == '?' || c == ':') {
-            app_opt_error("tune", c, argv);
-            return 2;
-        }
-        const char *name = NULL;
-        int bad = cmd_tune_value(o, c, optarg, &name);
-        if (bad && name) {
-            const char *expects = c == 'm' ? "points, position or time" : app_option_expects(name);
-            fprintf(stderr, "racesim tune: %s: expected %s, got '%s'\n", name, expects, optarg);
-        }
-        if (bad)
-            return 2;
-    }
-    for (int i = optind; i < argc; i++) {
-        if (o->race_path) {
-            fprintf(stderr, "racesim tune: one race file at a time ('%s' and '%s')\n", o->race_path, argv[i]);
-            return 2;
-        }
-        o->race_path = argv[i];
-    }
-    const char *missing = !o->race_path          ? "no race file given"
-                          : !o->driver_path      ? "--driver FILE.ini is required"
-                          : o->param_count == 0  ? "--param SECTION.KEY=LO:HI is required"
-                          : o->iterations < 1    ? "--iterations N is required"
-                                                 : NULL;
-    if (missing) {
-        fprintf(stderr, "racesim tune: %s\n", missing);
-        return 2;
-    }
-    return 0;
-}
-
 typedef struct TuneRun {
-    const TuneOpts *opts;
+    const CliTuneOpts *opts;
     const SimRace *race;
     const TrkTrack *track;
     const DrvTableCache *base_tables; /* the grid's and the original's tables, read-only for workers */
@@ -266,7 +134,7 @@ static bool cmd_tune_losses(const TuneRun *run, double *loss_a, double *loss_b)
 /* One SPSA iteration: the two points raced, the step taken, a line on stderr. */
 static int cmd_tune_iteration(TuneRun *run, LabSpsa *spsa, const DrvPersonality *driver)
 {
-    const TuneOpts *o = run->opts;
+    const CliTuneOpts *o = run->opts;
     long k = spsa->k;
     double plus[LAB_SPSA_MAX_PARAMS], minus[LAB_SPSA_MAX_PARAMS], step[LAB_SPSA_MAX_PARAMS];
     lab_spsa_points(spsa, plus, minus, NULL);
@@ -303,7 +171,7 @@ static int cmd_tune_iteration(TuneRun *run, LabSpsa *spsa, const DrvPersonality 
 /* The summary table: each key's start and tuned values. */
 static void cmd_tune_summary(const TuneRun *run, const char *const *tuned)
 {
-    const TuneOpts *o = run->opts;
+    const CliTuneOpts *o = run->opts;
     uint64_t last = run->seed0 + (uint64_t)(o->iterations * o->pairs) - 1;
     printf("tune %s: driver %s, metric %s, %ld iterations of %ld pairs (seeds %" PRIu64 "..%" PRIu64 ")\n\n",
            run->race->path, o->driver_path, lab_ab_metric_name((LabAbMetric)o->metric), o->iterations, o->pairs,
@@ -318,7 +186,7 @@ static void cmd_tune_summary(const TuneRun *run, const char *const *tuned)
 }
 
 /* The tuned driver file, checked to load with the tuned values before it is written. */
-static int cmd_tune_write(const TuneOpts *o, const char *const *tuned, const DrvPersonality *want)
+static int cmd_tune_write(const CliTuneOpts *o, const char *const *tuned, const DrvPersonality *want)
 {
     char err[1024];
     char *orig = trk_file_read(o->driver_path, (size_t)1 << 16, NULL, err, sizeof err); /* a driver file's limit */
@@ -356,7 +224,7 @@ static int cmd_tune_write(const TuneOpts *o, const char *const *tuned, const Drv
 /* The iterations, the summary, the check and the tuned file. */
 static int cmd_tune_execute(TuneRun *run, const DrvPersonality *driver)
 {
-    const TuneOpts *o = run->opts;
+    const CliTuneOpts *o = run->opts;
     LabSpsaDef def = lab_spsa_default_def(o->param_count, o->iterations, run->seed0);
     double theta0[LAB_SPSA_MAX_PARAMS];
     for (int i = 0; i < o->param_count; i++)
@@ -391,7 +259,7 @@ static int cmd_tune_execute(TuneRun *run, const DrvPersonality *driver)
 }
 
 /* Loads and checks everything before any race runs; prints the error and returns 2 on failure. */
-static int cmd_tune_load(TuneOpts *o, SimRace *race, DrvPersonality *driver)
+static int cmd_tune_load(CliTuneOpts *o, SimRace *race, DrvPersonality *driver)
 {
     char err[1024];
     if (app_race_load(o->race_path, race, err, sizeof err) || drv_personality_load(o->driver_path, driver, err, sizeof err)) {
@@ -433,16 +301,10 @@ static int cmd_tune_load(TuneOpts *o, SimRace *race, DrvPersonality *driver)
 
 int cmd_tune(int argc, char **argv)
 {
-    TuneOpts o;
-    int rc = cmd_tune_options(argc, argv, &o);
-    if (rc == 1) {
-        cmd_tune_usage(stdout);
-        return 0;
-    }
-    if (rc) {
-        fprintf(stderr, "(see racesim tune --help)\n");
-        return 2;
-    }
+    CliTuneOpts o;
+    int rc = cli_tune_parse(argc, argv, &o, stdout, stderr);
+    if (rc != CLI_GO)
+        return rc;
     SimRace *race = malloc(sizeof *race);
     DrvPersonality driver;
     if (!race || cmd_tune_load(&o, race, &driver)) {

@@ -8,6 +8,7 @@
  * `bench_sim hash` prints the world hashes of the ten-car race and of 100 cars after 60 s (to check that an
  * optimisation changed nothing); `bench_sim race` runs the ten-car race once (for callgrind). */
 #include "bench.h"
+#include "../track/trk_fast.h" /* the scripted driver reads its plan per tick, inlined as the real drivers do */
 
 #include <stdbool.h>
 #include <stdlib.h>

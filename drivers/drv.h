@@ -152,6 +152,13 @@ void drv_think(DrvDriver *driver, const DrvView *view, DrvControls *out);
 void drv_think_fn(void *self, const DrvView *view, DrvControls *out);
 const DrvPersonality *drv_personality(const DrvDriver *driver);
 
+/* A driver's changing state (its noise generator, the held plan, the previous maps of the hysteresis, the last
+ * decision's maps), for keyframes: saved into drv_state_bytes() bytes and restored into the same driver, a race
+ * rewound to a keyframe goes on exactly as it went. */
+size_t drv_state_bytes(void);
+void drv_state_save(const DrvDriver *driver, void *buf);
+void drv_state_restore(DrvDriver *driver, const void *buf);
+
 /* What the context driver saw and chose on its last tick, for the viewer's map inspector and tests. */
 typedef struct DrvDebug {
     int slots;                       /* slot count used (level of detail may lower it); 0 when alone */

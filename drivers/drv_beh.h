@@ -9,6 +9,7 @@
 #define DRV_BEH_H
 
 #include "drv_map.h"
+#include "../track/trk_fast.h" /* the speed plan read per car and tick, inlined */
 
 /* Facts about this tick shared by all behaviours, so none of them needs the track (or its hints). */
 typedef struct DrvBehCtx {

@@ -59,6 +59,10 @@
 #define DRV_HELD_BRAKE_SHARE 0.8       /* of the lanes' grip: the braking counted on to come down to a lane's cap */
 #define DRV_HELD_DANGER 0.7f           /* danger from which a lane is closed to us for the length of a sweep */
 #define DRV_HELD_MIN_REACH_S 0.5       /* s: the line is read at least this far ahead in time */
+#define DRV_REJOIN_TIME_S 1.5          /* a car off the line is back on it this far ahead in time... */
+#define DRV_REJOIN_MIN_M 30.0          /* ...or this far ahead in metres, whichever is further */
+#define DRV_REJOIN_SAMPLES 8           /* points of the way back checked */
+#define DRV_REJOIN_DRIFT_M2PS 0.5      /* offset times lateral speed away from the line: a drift */
 
 static DrvBehaviourFn *const drv_behaviours[] = {
     drv_beh_line, drv_beh_stay, drv_beh_avoid, drv_beh_draft, drv_beh_edge, drv_beh_yield, drv_beh_commit,
@@ -423,13 +427,47 @@ static double drv_held_speed(const DrvDriver *driver, const DrvView *view, doubl
     return v_max;
 }
 
+/* A car off the racing line that aims for it: its way back is the line plus an error that shrinks to nothing over
+ * the rejoin distance; at each point of that way the plan holds, slowed where the way runs inside the line (a
+ * parallel curve e inside a line of curvature k has curvature k / (1 - k e)), with room to brake to it. m/s. */
+static double drv_rejoin_speed(const DrvDriver *driver, const DrvView *view, const DrvHere *here, double err_m)
+{
+    double reach = drv_fmax(DRV_REJOIN_MIN_M, view->speed_mps * DRV_REJOIN_TIME_S);
+    double a = drv_held_brake_mps2(driver, here);
+    double v_max = INFINITY;
+    int hint = -1;
+    for (int k = 0; k < DRV_REJOIN_SAMPLES; k++) {
+        double x = reach * k / (DRV_REJOIN_SAMPLES - 1.0);
+        double e = err_m * (1.0 - x / reach);
+        TrkSpot sp = trk_spot_at(driver->track, view->s_m + x, &hint);
+        double plan_k = trk_speed_at(driver->profile, view->s_m + x, NULL) * driver->noise.speed_scale;
+        double scale = drv_fmin(drv_fmax(1.0 - sp.line_kappa * e, 0.2), 1.0);
+        double v_k = plan_k * sqrt(scale);
+        if (k == 0 || scale < 1.0)
+            v_max = drv_fmin(v_max, sqrt(v_k * v_k + 2.0 * a * x));
+    }
+    /* and, for a car far off the line or drifting away from it, the path under it right now (it cannot turn back
+     * onto the line's curve before it has stopped the drift) */
+    if (!(fabs(err_m) > DRV_LINE_FOLLOW_BAND_M || err_m * view->lat_speed_mps > DRV_REJOIN_DRIFT_M2PS))
+        return v_max;
+    double k_here = here->spot.kappa;
+    double kp = fabs(k_here / drv_fmax(1.0 - k_here * view->d_m, 0.2));
+    double g = driver->p.grip_use * DRV_LANES_GRIP_SHARE * here->grip_mps2;
+    return kp > 1e-6 ? drv_fmin(v_max, sqrt(g / kp)) : v_max;
+}
+
 /* Steering. When the chosen offset is the racing line, the car tracks the line itself with its lateral speed and
  * acceleration fed forward (the line's d' and d''), so it is on the line when the speed plan expects it there;
  * elsewhere it steers to the chosen offset. Between the two the weights blend. */
-static double drv_context_steer(const DrvView *view, double target_d, double line_ahead_d, const DrvHere *here)
+static double drv_context_steer(const DrvDriver *driver, const DrvView *view, double target_d, double line_ahead_d,
+                                const DrvHere *here)
 {
     double v = view->speed_mps, k_here = here->spot.kappa, grip = here->control_grip.steer_mps2;
     double w = drv_line_weight(target_d, line_ahead_d);
+    /* a line that runs on into lanes the decision found closed (a car beside us where the line sweeps across) is not
+     * followed there: the car steers for its chosen offset and stops at it */
+    if (driver->plan.bounded && (line_ahead_d > driver->plan.free_hi_d_m || line_ahead_d < driver->plan.free_lo_d_m))
+        w = 0.0;
     double line_here = here->spot.line_d_m;
     if (w <= 0.0)
         return drv_control_steer(view, target_d, 0.0, 0.0, k_here, grip);
@@ -546,13 +584,18 @@ void drv_context_control(DrvDriver *driver, const DrvView *view, double target_d
      * grip to stop a sideways slide (the S-bend's lap-1 contacts). So it is judged over the braking distance. */
     if (driver->plan.line_blocked)
         target_v = drv_fmin(target_v, drv_held_speed(driver, view, target_d, v_plan, v_off, here));
-    if (w_line < 1.0)
+    if (off_aim <= 0.0 && !driver->plan.line_blocked) {
+        /* aiming for the line: the way back to it, not a lane of constant offset through every corner ahead */
+        if (off_here > 0.0)
+            target_v = drv_fmin(target_v, drv_rejoin_speed(driver, view, here, view->d_m - line_here));
+    } else if (w_line < 1.0) {
         target_v = drv_fmin(target_v, drv_capped_plan(v_plan, v_off, w_line));
+    }
     if (target_v < v_plan)
         a_plan = drv_fmin(a_plan, 0.0); /* following a car: the plan's slope no longer applies, only its braking */
 
     double ax = drv_control_speed(view, target_v, a_plan, here->control_grip.speed_mps2);
-    double lat = drv_context_steer(view, target_d, line_d_m, here);
+    double lat = drv_context_steer(driver, view, target_d, line_d_m, here);
     drv_share_grip(driver, view, here, &ax, &lat);
     out->long_accel_mps2 = ax;
     out->lat_accel_mps2 = lat;
@@ -576,7 +619,7 @@ static bool drv_all_at_most(const float *v, int lo, int hi, float limit)
  * the line stays inside that run tracks the line, wherever it sweeps; one it leaves (a car beside us in an S-bend)
  * cannot. A lower threshold (0.5) also held cars in a train behind a car on the line: fewer contacts, but more time
  * off the track and fewer overtakes. */
-static bool drv_line_blocked(const DrvDriver *driver, const DrvView *view, DrvHere *here, const DrvContextMap *map,
+static bool drv_line_blocked(DrvDriver *driver, const DrvView *view, DrvHere *here, const DrvContextMap *map,
                              const DrvResolveResult *res)
 {
     float limit = map->danger[res->chosen_slot] + (float)DRV_RESOLVE_MASK_TOL;
@@ -593,9 +636,14 @@ static bool drv_line_blocked(const DrvDriver *driver, const DrvView *view, DrvHe
         while (b + 1 <= res->reach_hi && map->danger[b + 1] <= limit)
             b++;
     }
-    if (a == 0 && b == map->slots - 1)
+    if (a == 0 && b == map->slots - 1) {
+        driver->plan.bounded = false;
         return false; /* the whole track: the line never leaves it */
+    }
     double hi_d = drv_map_slot_d(map, a) + 0.5 * map->step_m, lo_d = drv_map_slot_d(map, b) - 0.5 * map->step_m;
+    driver->plan.bounded = true;
+    driver->plan.free_lo_d_m = b == map->slots - 1 ? -INFINITY : lo_d;
+    driver->plan.free_hi_d_m = a == 0 ? INFINITY : hi_d;
     double v_plan = here->line_speed_mps * driver->noise.speed_scale;
     double v_off = drv_offline_speed(driver, view, res->chosen_d_m, here);
     double reach = drv_held_reach(view, v_plan, v_off, drv_held_brake_mps2(driver, here));

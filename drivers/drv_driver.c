@@ -76,6 +76,28 @@ void drv_destroy(DrvDriver *driver)
     free(driver);
 }
 
+/* The driver is one flat struct apart from what it reads (the track and its tables), which a restore keeps. */
+size_t drv_state_bytes(void)
+{
+    return sizeof(DrvDriver);
+}
+
+void drv_state_save(const DrvDriver *driver, void *buf)
+{
+    memcpy(buf, driver, sizeof *driver);
+}
+
+void drv_state_restore(DrvDriver *driver, const void *buf)
+{
+    DrvDriver keep = *driver;
+    memcpy(driver, buf, sizeof *driver);
+    driver->track = keep.track;
+    driver->profile = keep.profile;
+    driver->lanes = keep.lanes;
+    driver->own_profile = keep.own_profile;
+    driver->own_lanes = keep.own_lanes;
+}
+
 /* Ticks between decisions at a decision rate and the sim's tick: at least 1. */
 static long drv_decide_period(double hz, double dt_s)
 {

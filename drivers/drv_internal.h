@@ -3,6 +3,7 @@
 #define DRV_INTERNAL_H
 
 #include "drv_map.h"
+#include "../track/trk_fast.h" /* the per-tick track look-ups, inlined */
 
 #include <math.h>
 
@@ -27,11 +28,14 @@ typedef struct DrvPlan {
     bool braking;        /* no lane free enough: follow the car in the path */
     bool line_blocked;   /* the racing line leaves the lanes free of danger within the braking distance: the target
                           * is held off the line there, and the lanes' caps are judged over that distance */
+    bool bounded;        /* the decision saw lanes it must not enter: a lateral move stops inside free_lo..hi */
+    double free_lo_d_m, free_hi_d_m; /* the open lanes around the chosen one (car centre), m */
 } DrvPlan;
 
 /* Decision gaps, in ticks, whose hysteresis weight is kept in a table (a far decision comes every 4th tick). */
 #define DRV_HYST_POW_TICKS 16
 
+/* Flat apart from the pointers to what it reads: drv_state_restore keeps those, so a new pointer belongs there too. */
 struct DrvDriver {
     DrvPersonality p;
     const TrkTrack *track;

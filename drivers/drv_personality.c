@@ -1,16 +1,13 @@
 /* drv_personality.c: driver personalities from INI files.
  *
  * Every key is described once in a table (section, name, kind, range, unit, where it goes), so defaults, parsing,
- * range checks and error messages cannot drift apart. Errors are "path:line: [section] key: what is wrong". The
- * system inih does not pass line numbers to handlers, so lines are counted by our own reader. */
+ * range checks and error messages cannot drift apart. Errors are "path:line: [section] key: what is wrong"; the lines,
+ * sections and syntax are the project's INI reader's (trk_ini_parse). */
 #include "drv.h"
-
-#include <ini.h>
 
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,35 +107,13 @@ DrvPersonality drv_default_personality(void)
 
 /* ---- parsing state ----------------------------------------------------------------------------------------- */
 
-#define DRV_MAX_LINE 512
+static const char *const drv_sections[] = {"driver", "behaviour", "map", NULL};
 
 typedef struct DrvParse {
-    const char *path;
+    TrkIni ini;
     DrvPersonality *out;
-    /* the reader's position */
-    const char *text;
-    size_t pos;
-    int line;                  /* number of the line last handed to inih */
-    /* the first error wins */
-    int err_line;
-    char *err;
-    size_t err_len;
     int seen_line[DRV_KEY_COUNT]; /* line where each key was set, 0 = not yet */
 } DrvParse;
-
-static void drv_fail(DrvParse *ps, int line, const char *fmt, ...)
-{
-    if (ps->err_line != 0)
-        return;
-    char what[384];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    snprintf(ps->err, ps->err_len, "%s:%d: %s", ps->path, line, what);
-    trk_text_printable(ps->err);
-    ps->err_line = line;
-}
 
 /* Quotes a bad value for a message, shortened so a huge value cannot hide the message. */
 static const char *drv_quote(const char *value, char *buf, size_t len)
@@ -148,57 +123,6 @@ static const char *drv_quote(const char *value, char *buf, size_t len)
         return value;
     snprintf(buf, len, "%.*s...", (int)(len - 4), value);
     return buf;
-}
-
-static bool drv_known_section(const char *name)
-{
-    return strcmp(name, "driver") == 0 || strcmp(name, "behaviour") == 0 || strcmp(name, "map") == 0;
-}
-
-/* Checks a "[section]" line as it goes by (inih tells the handler only about keys, so an empty unknown section
- * would otherwise slip through). */
-static void drv_check_section_line(DrvParse *ps, const char *line)
-{
-    if (strncmp(line, "\xEF\xBB\xBF", 3) == 0) /* inih skips a UTF-8 byte-order mark */
-        line += 3;
-    while (*line == ' ' || *line == '\t')
-        line++;
-    if (*line != '[')
-        return;
-    const char *end = strchr(line, ']');
-    if (end == NULL)
-        return; /* inih reports the syntax error */
-    char name[64];
-    size_t n = (size_t)(end - line - 1);
-    if (n >= sizeof name)
-        n = sizeof name - 1;
-    memcpy(name, line + 1, n);
-    name[n] = '\0';
-    if (!drv_known_section(name))
-        drv_fail(ps, ps->line, "unknown section [%s] (expected [driver], [behaviour] or [map])", name);
-}
-
-/* inih reader over a string that counts the lines it hands out. Lines longer than inih's buffer are an error,
- * not silently split. */
-static char *drv_reader(char *str, int num, void *stream)
-{
-    DrvParse *ps = stream;
-    const char *src = ps->text + ps->pos;
-    if (*src == '\0')
-        return NULL;
-    const char *nl = strchr(src, '\n');
-    size_t n = nl ? (size_t)(nl - src) + 1 : strlen(src);
-    ps->line++;
-    ps->pos += n;
-    if (n + 1 > (size_t)num) {
-        drv_fail(ps, ps->line, "line too long (at most %d characters)", num - 3);
-        n = 0;
-    }
-    memcpy(str, src, n);
-    str[n] = '\0';
-    /* a NUL inside the text would end inih's line early: treat the line as a comment after reporting it */
-    drv_check_section_line(ps, str);
-    return str;
 }
 
 /* ---- values ------------------------------------------------------------------------------------------------ */
@@ -365,25 +289,21 @@ int drv_personality_get_number(const DrvPersonality *p, const char *section, con
     return 1;
 }
 
-static int drv_handler(void *user, const char *section, const char *name, const char *value)
+static void drv_handler(void *user, const char *section, const char *name, const char *value)
 {
     DrvParse *ps = user;
+    int line = ps->ini.line;
     char q[64];
-    if (section[0] == '\0') {
-        drv_fail(ps, ps->line, "key '%s' outside any section", drv_quote(name, q, sizeof q));
-        return 0;
-    }
-    if (!drv_known_section(section))
-        return 1; /* already reported by the reader */
     for (int i = 0; i < DRV_KEY_COUNT; i++) {
         const DrvKey *k = &drv_keys[i];
         if (strcmp(section, k->section) != 0 || strcmp(name, k->name) != 0)
             continue;
         if (ps->seen_line[i]) {
-            drv_fail(ps, ps->line, "[%s] %s: duplicate key (first set on line %d)", section, name, ps->seen_line[i]);
-            return 0;
+            trk_ini_fail(&ps->ini, line, "[%s] %s: duplicate key (first set on line %d)", section, name,
+                         ps->seen_line[i]);
+            return;
         }
-        ps->seen_line[i] = ps->line;
+        ps->seen_line[i] = line;
         char why[160];
         if (!drv_set_value(k, value, ps->out, why, sizeof why)) {
             char msg[256];
@@ -392,35 +312,23 @@ static int drv_handler(void *user, const char *section, const char *name, const 
                 snprintf(msg, sizeof msg, "%s", why);
             else
                 snprintf(msg, sizeof msg, "%s, got '%s'", why, drv_quote(value, q, sizeof q));
-            drv_fail(ps, ps->line, "[%s] %s: %s", section, name, msg);
-            return 0;
+            trk_ini_fail(&ps->ini, line, "[%s] %s: %s", section, name, msg);
         }
-        return 1;
+        return;
     }
-    drv_fail(ps, ps->line, "[%s] unknown key '%s'", section, drv_quote(name, q, sizeof q));
-    return 0;
+    trk_ini_fail(&ps->ini, line, "[%s] unknown key '%s'", section, drv_quote(name, q, sizeof q));
 }
 
 /* ---- entry points ------------------------------------------------------------------------------------------ */
 
 int drv_personality_parse_string(const char *text, const char *path, DrvPersonality *out, char *err, size_t err_len)
 {
-    char dummy[8];
-    if (err == NULL || err_len == 0)
-        err = dummy, err_len = sizeof dummy;
-    err[0] = '\0';
     DrvPersonality p = drv_default_personality();
-    DrvParse ps = {.path = path ? path : "<string>", .out = &p, .text = text ? text : "", .err = err,
-                   .err_len = err_len};
-    int rc = ini_parse_stream(drv_reader, &ps, drv_handler, &ps);
-    /* inih's own syntax errors carry its line number; report whichever error came first */
-    if (rc > 0 && (ps.err_line == 0 || rc < ps.err_line)) {
-        ps.err_line = 0;
-        drv_fail(&ps, rc, "syntax error (expected [section], key = value or a ; comment)");
-    } else if (rc < 0 && ps.err_line == 0) {
-        drv_fail(&ps, 0, "cannot parse (out of memory)");
-    }
-    if (ps.err_line != 0 || rc != 0)
+    DrvParse ps;
+    memset(&ps, 0, sizeof ps);
+    ps.out = &p;
+    trk_ini_init(&ps.ini, path ? path : "<string>", drv_sections, err, err_len);
+    if (trk_ini_parse(&ps.ini, text, drv_handler, &ps) != 0)
         return 1;
     *out = p;
     return 0;

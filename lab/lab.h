@@ -85,9 +85,9 @@ LabPairedTest lab_paired_t(const double *d, long n);
  * t-test's; n is the number of nonzero differences. */
 LabPairedTest lab_wilcoxon(const double *d, long n, double *scratch);
 
-/* ==== JSON reading and writing ==================================================================================== */
+/* ==== JSON reading =============================================================================================== */
 
-/* a small strict JSON reader and string writer, for racesim's own JSON-lines records.
+/* a small strict JSON reader, for racesim's own JSON-lines records (strings are written by sim_json_write_string).
  *
  * Strict RFC 8259 syntax (no comments, no trailing commas, no NaN), duplicate keys rejected, nesting limited. The
  * parsed tree lives in a LabJsonDoc and dies with it. Errors say what is wrong and at which column, without a path:
@@ -133,9 +133,6 @@ void lab_json_free(LabJsonDoc *doc);
 /* The member `key` of an object, or NULL. */
 const LabJson *lab_json_get(const LabJson *object, const char *key);
 const char *lab_json_type_name(LabJsonType type);
-
-/* Writes s as a JSON string literal (quotes and escapes). */
-void lab_json_write_string(FILE *out, const char *s);
 
 /* ==== Records: one race as a JSON line ============================================================================ */
 
@@ -431,9 +428,10 @@ void lab_spsa_update(LabSpsa *s, double loss_plus, double loss_minus, double *st
 /* Runs job `index`; returns a malloc'd NUL-terminated text, or NULL with err filled. Called on worker threads. */
 typedef char *LabBatchWorkFn(void *ctx, long index, char *err, size_t err_len);
 /* Receives job `index`'s text (and owns it), in increasing index order, one call at a time. A positive return stops
- * the batch with err filled (a failure); LAB_BATCH_STOP stops it as complete: later jobs are not consumed (those
- * already running finish and are dropped) and lab_batch_run returns 0. */
-#define LAB_BATCH_STOP (-1)
+ * the batch with err filled (a failure); LAB_BATCH_ENOUGH says the consumer needs no more jobs (a sequential test
+ * decided): the batch is complete, later jobs are not consumed (those already running finish and are dropped) and
+ * lab_batch_run returns 0. */
+#define LAB_BATCH_ENOUGH (-1)
 typedef int LabBatchConsumeFn(void *ctx, long index, char *text, char *err, size_t err_len);
 /* Called after each finished job with the count done so far, one call at a time. */
 typedef void LabBatchProgressFn(void *ctx, long done, long total);
@@ -453,10 +451,10 @@ typedef struct LabBatchDef {
 
 LabBatchDef lab_batch_default_def(void);
 
-/* Runs the batch. Returns 0 when every job was consumed, LAB_BATCH_STOPPED when *stop ended it early (the jobs
- * before *def->consumed were consumed, in order), or 1 with err holding the first failure (later jobs are not
- * started). */
-#define LAB_BATCH_STOPPED 2
+/* Runs the batch. Returns 0 when it is complete (every job consumed, or the consumer had enough),
+ * LAB_BATCH_INTERRUPTED when *stop ended it unfinished (the jobs before *def->consumed were consumed, in order; the
+ * caller may resume from there), or 1 with err holding the first failure (later jobs are not started). */
+#define LAB_BATCH_INTERRUPTED 2
 int lab_batch_run(const LabBatchDef *def, char *err, size_t err_len);
 
 /* ==== Charts (SVG) ================================================================================================ */
@@ -560,6 +558,8 @@ typedef struct LabExpectCar {
     double drafted_s;                 /* time in another car's wake (per-tick observation) */
 } LabExpectCar;
 
+#define LAB_EXPECT_MOMENTS 64 /* event times kept per kind (LabExpectFacts.collision_at_s ...) */
+
 typedef struct LabExpectFacts {
     uint64_t seed;
     int car_count;
@@ -575,7 +575,14 @@ typedef struct LabExpectFacts {
      * the bumper-to-bumper gap along the track and the side-to-side gap across it, so 0 or less is contact and
      * a car passing 0.3 m beside another scores 0.3. LAB_EXPECT_FAR when never observed. */
     float min_clearance_m[LAB_EXPECT_MAX_ENTRIES][LAB_EXPECT_MAX_ENTRIES];
+    float min_clearance_at_s[LAB_EXPECT_MAX_ENTRIES][LAB_EXPECT_MAX_ENTRIES]; /* when it was closest, s */
     bool observed;                    /* lab_expect_observe ran: clearance and drafting are measured */
+    /* When things happened, for the moment a failed check shows (LabExpectCheck.at_s): the sim time of the k-th
+     * collision, collision after lap 1 and overtake (the first LAB_EXPECT_MOMENTS of each), of the first off-track
+     * and of the first retirement, s; -1 when there was none. */
+    float collision_at_s[LAB_EXPECT_MOMENTS], collision_after_lap1_at_s[LAB_EXPECT_MOMENTS];
+    float overtake_at_s[LAB_EXPECT_MOMENTS];
+    float first_offtrack_s, first_retire_s;
 } LabExpectFacts;
 
 #define LAB_EXPECT_FAR 1e9f
@@ -591,12 +598,17 @@ typedef struct LabExpectCheck {
     char measured_text[64];           /* "0", "3.20 s", "P1 vs P3", "1 contact (first at 4.21 s)" */
     char limit_text[64];              /* "<= 0", ">= 1", "= P1" */
     bool pass;
+    /* a failed check: the sim time its failure shows, s (the event that broke a limit, the first contact of the
+     * pair, the closest approach, the first off-track or retirement, the finish for places); -1 when it has none
+     * (too few overtakes, too little drafting) or passed */
+    double at_s;
 } LabExpectCheck;
 
 typedef struct LabExpectReport {
     int count;
     LabExpectCheck checks[LAB_EXPECT_MAX_CHECKS];
     bool pass;                        /* every check passed */
+    double at_s;                      /* the earliest at_s of its failed checks, -1 when none has one */
     /* the run's figures that the checks across seeds average (kept whether or not a check uses them) */
     int collisions;
     double offtrack_s;                /* s, summed over cars */

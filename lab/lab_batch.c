@@ -17,7 +17,7 @@ typedef struct BatchState {
     long done;
     char **texts;    /* finished, not yet consumed */
     int failed;
-    int stopped;     /* the consumer asked for no more */
+    int enough;      /* the consumer asked for no more (LAB_BATCH_ENOUGH) */
     char *err;
     size_t err_len;
 } BatchState;
@@ -33,12 +33,12 @@ LabBatchDef lab_batch_default_def(void)
 /* Under the lock: hands consecutive finished texts to the consumer. */
 static void batch_drain(BatchState *st)
 {
-    while (!st->failed && !st->stopped && st->consumed < st->def->count && st->texts[st->consumed]) {
+    while (!st->failed && !st->enough && st->consumed < st->def->count && st->texts[st->consumed]) {
         char *text = st->texts[st->consumed];
         st->texts[st->consumed] = NULL;
         int rc = st->def->consume(st->def->ctx, st->consumed, text, st->err, st->err_len);
-        if (rc == LAB_BATCH_STOP)
-            st->stopped = 1;
+        if (rc == LAB_BATCH_ENOUGH)
+            st->enough = 1;
         else if (rc)
             st->failed = 1;
         st->consumed++;
@@ -52,7 +52,7 @@ static void *batch_worker(void *arg)
     char err[512];
     for (;;) {
         pthread_mutex_lock(&st->lock);
-        bool stop = st->stopped || (def->stop && *def->stop);
+        bool stop = st->enough || (def->stop && *def->stop);
         long index = st->failed || stop || st->next >= def->count ? -1 : st->next++;
         pthread_mutex_unlock(&st->lock);
         if (index < 0)
@@ -60,7 +60,7 @@ static void *batch_worker(void *arg)
         err[0] = '\0';
         char *text = def->work(def->ctx, index, err, sizeof err);
         pthread_mutex_lock(&st->lock);
-        if (st->stopped) { /* a job past the stopping point: dropped, whatever it gave */
+        if (st->enough) { /* a job past the stopping point: dropped, whatever it gave */
             free(text);
         } else if (!text) {
             if (!st->failed)
@@ -70,7 +70,7 @@ static void *batch_worker(void *arg)
             st->texts[index] = text;
             st->done++;
             batch_drain(st);
-            if (def->progress && !st->failed && !st->stopped)
+            if (def->progress && !st->failed && !st->enough)
                 def->progress(def->ctx, st->done, def->count);
         }
         pthread_mutex_unlock(&st->lock);
@@ -122,5 +122,5 @@ int lab_batch_run(const LabBatchDef *def, char *err, size_t err_len)
     if (st.failed)
         return 1;
     /* the consumer's own stop is a complete batch; only the caller's flag leaves it unfinished */
-    return !st.stopped && st.consumed < def->count ? LAB_BATCH_STOPPED : 0;
+    return !st.enough && st.consumed < def->count ? LAB_BATCH_INTERRUPTED : 0;
 }

@@ -357,12 +357,21 @@ int lab_expect_load(LabExpect *ex, const SimRace *race, char *err, size_t err_le
  * Facts of a session
  *--------------------------------------------------------------------------------------------------------------*/
 
+/* No event seen yet. */
+static void lab_expect_moments_clear(LabExpectFacts *f)
+{
+    for (int k = 0; k < LAB_EXPECT_MOMENTS; k++)
+        f->collision_at_s[k] = f->collision_after_lap1_at_s[k] = f->overtake_at_s[k] = -1.0f;
+    f->first_offtrack_s = f->first_retire_s = -1.0f;
+}
+
 void lab_expect_facts_begin(LabExpectFacts *facts)
 {
     memset(facts, 0, sizeof *facts);
     for (int i = 0; i < LAB_EXPECT_MAX_ENTRIES; i++)
         for (int j = 0; j < LAB_EXPECT_MAX_ENTRIES; j++)
             facts->min_clearance_m[i][j] = LAB_EXPECT_FAR;
+    lab_expect_moments_clear(facts);
 }
 
 /* Box-to-box clearance of two running cars (see LabExpectFacts.min_clearance_m). */
@@ -394,8 +403,10 @@ void lab_expect_observe(LabExpectFacts *f, const SimSession *session)
                 continue;
             int eb = sim_session_entry_of(session, j);
             float c = (float)lab_expect_clearance(track, a, b);
-            if (c < f->min_clearance_m[ea][eb])
+            if (c < f->min_clearance_m[ea][eb]) {
                 f->min_clearance_m[ea][eb] = f->min_clearance_m[eb][ea] = c;
+                f->min_clearance_at_s[ea][eb] = f->min_clearance_at_s[eb][ea] = (float)sim_world_time(w);
+            }
         }
     }
 }
@@ -420,6 +431,7 @@ void lab_expect_facts_from_session(const SimSession *session, LabExpectFacts *ou
     out->overtakes_after_lap1 = out->collisions_after_lap1 = 0;
     out->offtrack_s = 0.0;
     memset(out->contacts, 0, sizeof out->contacts);
+    lab_expect_moments_clear(out);
     out->seed = sim_session_def(session)->seed;
     int n = sim_world_car_count(w);
     out->car_count = n < LAB_EXPECT_MAX_ENTRIES ? n : LAB_EXPECT_MAX_ENTRIES;
@@ -440,11 +452,20 @@ void lab_expect_facts_from_session(const SimSession *session, LabExpectFacts *ou
     int count;
     const SimEvent *ev = sim_world_events(w, &count);
     for (int i = 0; i < count; i++) {
+        float at = (float)((double)ev[i].tick * dt);
+        if (ev[i].type == SIM_EV_COLLISION && ev[i].race_lap > 1 && out->collisions_after_lap1 < LAB_EXPECT_MOMENTS)
+            out->collision_after_lap1_at_s[out->collisions_after_lap1] = at;
         /* the race's lap when it happened (the leader's): lap 1 is the start's lottery, later ones are racing */
         if (ev[i].type == SIM_EV_OVERTAKE || ev[i].type == SIM_EV_COLLISION) {
             int *later = ev[i].type == SIM_EV_OVERTAKE ? &out->overtakes_after_lap1 : &out->collisions_after_lap1;
             *later += ev[i].race_lap > 1;
         }
+        if (ev[i].type == SIM_EV_OVERTAKE && out->overtakes < LAB_EXPECT_MOMENTS)
+            out->overtake_at_s[out->overtakes] = at;
+        if (ev[i].type == SIM_EV_OFFTRACK && out->first_offtrack_s < 0.0f)
+            out->first_offtrack_s = at;
+        if (ev[i].type == SIM_EV_RETIRE && out->first_retire_s < 0.0f)
+            out->first_retire_s = at;
         if (ev[i].type == SIM_EV_OVERTAKE)
             out->overtakes++;
         else if (ev[i].type == SIM_EV_OFFTRACK)
@@ -452,10 +473,12 @@ void lab_expect_facts_from_session(const SimSession *session, LabExpectFacts *ou
         if (ev[i].type != SIM_EV_COLLISION || ev[i].a < 0 || ev[i].b < 0 || ev[i].a >= out->car_count ||
             ev[i].b >= out->car_count)
             continue;
+        if (out->collisions < LAB_EXPECT_MOMENTS)
+            out->collision_at_s[out->collisions] = at;
         out->collisions++;
         int a = entry_of[ev[i].a], b = entry_of[ev[i].b];
         if (out->contacts[a][b] == 0)
-            out->first_contact_s[a][b] = out->first_contact_s[b][a] = (float)((double)ev[i].tick * dt);
+            out->first_contact_s[a][b] = out->first_contact_s[b][a] = at;
         if (out->contacts[a][b] < UINT16_MAX)
             out->contacts[a][b] = ++out->contacts[b][a];
     }
@@ -476,7 +499,21 @@ static LabExpectCheck *lab_expect_add(LabExpectReport *r, const char *name, int 
     c->measured = measured;
     c->limit = limit;
     c->pass = op == LAB_EXPECT_LE ? measured <= limit : op == LAB_EXPECT_GE ? measured >= limit : measured != 0.0;
+    c->at_s = -1.0;
     return c;
+}
+
+/* The moment the last check added shows its failure: `at_s` when it failed (a negative time: none). */
+static void lab_expect_at(LabExpectReport *r, double at_s)
+{
+    LabExpectCheck *c = &r->checks[r->count - 1];
+    c->at_s = !c->pass && at_s >= 0.0 ? at_s : -1.0;
+}
+
+/* The time of the event past a limit of `limit` events, from the first LAB_EXPECT_MOMENTS of them. */
+static double lab_expect_nth(const float *at_s, int limit)
+{
+    return limit >= 0 && limit < LAB_EXPECT_MOMENTS ? (double)at_s[limit] : -1.0;
 }
 
 static void lab_expect_count(LabExpectReport *r, const char *name, int line, LabExpectOp op, int measured,
@@ -490,26 +527,33 @@ static void lab_expect_count(LabExpectReport *r, const char *name, int line, Lab
 static void lab_expect_eval_scalars(const LabExpect *ex, const LabExpectFacts *f, LabExpectReport *r)
 {
     const int *kl = ex->key_line;
-    if (ex->have_collisions_max)
+    if (ex->have_collisions_max) {
         lab_expect_count(r, "collisions_max", kl[LAB_KEY_COLLISIONS_MAX], LAB_EXPECT_LE, f->collisions,
                          ex->collisions_max);
+        lab_expect_at(r, lab_expect_nth(f->collision_at_s, ex->collisions_max));
+    }
     if (ex->have_overtakes_min)
         lab_expect_count(r, "overtakes_min", kl[LAB_KEY_OVERTAKES_MIN], LAB_EXPECT_GE, f->overtakes,
                          ex->overtakes_min);
-    if (ex->have_overtakes_max)
+    if (ex->have_overtakes_max) {
         lab_expect_count(r, "overtakes_max", kl[LAB_KEY_OVERTAKES_MAX], LAB_EXPECT_LE, f->overtakes,
                          ex->overtakes_max);
+        lab_expect_at(r, lab_expect_nth(f->overtake_at_s, ex->overtakes_max));
+    }
     if (ex->have_overtakes_after_lap1_min)
         lab_expect_count(r, "overtakes_after_lap1_min", kl[LAB_KEY_OVERTAKES_AFTER_LAP1_MIN], LAB_EXPECT_GE,
                          f->overtakes_after_lap1, ex->overtakes_after_lap1_min);
-    if (ex->have_collisions_after_lap1_max)
+    if (ex->have_collisions_after_lap1_max) {
         lab_expect_count(r, "collisions_after_lap1_max", kl[LAB_KEY_COLLISIONS_AFTER_LAP1_MAX], LAB_EXPECT_LE,
                          f->collisions_after_lap1, ex->collisions_after_lap1_max);
+        lab_expect_at(r, lab_expect_nth(f->collision_after_lap1_at_s, ex->collisions_after_lap1_max));
+    }
     if (ex->have_offtrack_s_max) {
         LabExpectCheck *c = lab_expect_add(r, "offtrack_s_max", kl[LAB_KEY_OFFTRACK_S_MAX], LAB_EXPECT_LE,
                                            f->offtrack_s, ex->offtrack_s_max);
         snprintf(c->measured_text, sizeof c->measured_text, "%.2f s", f->offtrack_s);
         snprintf(c->limit_text, sizeof c->limit_text, "<= %.2f s", ex->offtrack_s_max);
+        lab_expect_at(r, f->first_offtrack_s);
     }
     if (ex->have_finish_all) {
         int dnf = 0;
@@ -519,6 +563,7 @@ static void lab_expect_eval_scalars(const LabExpect *ex, const LabExpectFacts *f
         LabExpectCheck *c = lab_expect_add(r, "finish_all", kl[LAB_KEY_FINISH_ALL], LAB_EXPECT_TRUE, holds, 1);
         snprintf(c->measured_text, sizeof c->measured_text, "%d/%d classified", f->car_count - dnf, f->car_count);
         snprintf(c->limit_text, sizeof c->limit_text, ex->finish_all ? "all" : "any");
+        lab_expect_at(r, f->first_retire_s);
     }
 }
 
@@ -545,11 +590,13 @@ static void lab_expect_eval_ref(const LabExpectRef *ref, const LabExpectFacts *f
         c = lab_expect_add(r, name, ref->line, LAB_EXPECT_TRUE, f->cars[a].position == ref->position, 1);
         snprintf(c->measured_text, sizeof c->measured_text, "P%d", f->cars[a].position);
         snprintf(c->limit_text, sizeof c->limit_text, "= P%d", ref->position);
+        lab_expect_at(r, f->duration_s); /* the places are the finish's */
         break;
     case LAB_EXPECT_AHEAD_OF:
         c = lab_expect_add(r, name, ref->line, LAB_EXPECT_TRUE, f->cars[a].position < f->cars[b].position, 1);
         snprintf(c->measured_text, sizeof c->measured_text, "P%d vs P%d", f->cars[a].position, f->cars[b].position);
         snprintf(c->limit_text, sizeof c->limit_text, "ahead");
+        lab_expect_at(r, f->duration_s);
         break;
     case LAB_EXPECT_NO_CONTACT:
         c = lab_expect_add(r, name, ref->line, LAB_EXPECT_LE, f->contacts[a][b], 0);
@@ -559,6 +606,7 @@ static void lab_expect_eval_ref(const LabExpectRef *ref, const LabExpectFacts *f
             snprintf(c->measured_text, sizeof c->measured_text, "%d contact%s (first at %.2f s)", f->contacts[a][b],
                      f->contacts[a][b] == 1 ? "" : "s", (double)f->first_contact_s[a][b]);
         snprintf(c->limit_text, sizeof c->limit_text, "none");
+        lab_expect_at(r, f->first_contact_s[a][b]);
         break;
     case LAB_EXPECT_CLEARANCE: {
         double m = f->min_clearance_m[a][b];
@@ -570,6 +618,7 @@ static void lab_expect_eval_ref(const LabExpectRef *ref, const LabExpectFacts *f
         else
             snprintf(c->measured_text, sizeof c->measured_text, "%.2f m", m);
         snprintf(c->limit_text, sizeof c->limit_text, ">= %.2f m", ref->value);
+        lab_expect_at(r, f->observed && m < LAB_EXPECT_FAR ? f->min_clearance_at_s[a][b] : -1.0);
         break;
     }
     case LAB_EXPECT_DRAFTED:
@@ -591,8 +640,13 @@ void lab_expect_eval(const LabExpect *ex, const LabExpectFacts *facts, LabExpect
     for (int i = 0; i < ex->ref_count; i++)
         lab_expect_eval_ref(&ex->refs[i], facts, out);
     out->pass = true;
-    for (int i = 0; i < out->count; i++)
-        out->pass = out->pass && out->checks[i].pass;
+    out->at_s = -1.0;
+    for (int i = 0; i < out->count; i++) {
+        const LabExpectCheck *c = &out->checks[i];
+        out->pass = out->pass && c->pass;
+        if (c->at_s >= 0.0 && (out->at_s < 0.0 || c->at_s < out->at_s))
+            out->at_s = c->at_s;
+    }
     out->collisions = facts->collisions;
     out->offtrack_s = facts->offtrack_s;
 }

@@ -432,21 +432,3 @@ const char *lab_json_type_name(LabJsonType type)
     static const char *names[] = {"null", "a boolean", "a number", "a string", "an array", "an object"};
     return (unsigned)type < sizeof names / sizeof names[0] ? names[type] : "?";
 }
-
-void lab_json_write_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            fprintf(out, "\\%c", *c);
-        else if (*c == '\n')
-            fputs("\\n", out);
-        else if (*c == '\t')
-            fputs("\\t", out);
-        else if (*c < 0x20)
-            fprintf(out, "\\u%04x", *c);
-        else
-            fputc(*c, out);
-    }
-    fputc('"', out);
-}

@@ -34,9 +34,9 @@ static void rec_write_opt(FILE *out, const char *key, double x, bool present)
 static void rec_write_car(FILE *out, const LabCarRecord *c)
 {
     fputs("{\"name\":", out);
-    lab_json_write_string(out, c->name);
+    sim_json_write_string(out, c->name);
     fputs(",\"driver_file\":", out);
-    lab_json_write_string(out, c->driver);
+    sim_json_write_string(out, c->driver);
     fprintf(out, ",\"number\":%d,\"grid\":%d,\"position\":%d,\"status\":\"%s\",\"laps\":%d", c->number, c->grid,
             c->position, sim_status_name(c->status), c->laps);
     rec_write_opt(out, "time_s", c->time_s, c->status == SIM_FINISHED);
@@ -81,7 +81,7 @@ int lab_record_points(const int *points, int points_count, const LabCarRecord *c
 int lab_record_write(const LabRecord *rec, FILE *out)
 {
     fputs(rec->kind == LAB_RECORD_AB ? "{\"kind\":\"ab\",\"race_file\":" : "{\"race_file\":", out);
-    lab_json_write_string(out, rec->race);
+    sim_json_write_string(out, rec->race);
     fprintf(out, ",\"seed\":%" PRIu64 ",\"laps\":%d", rec->seed, rec->laps);
     if (rec->kind == LAB_RECORD_AB) {
         fprintf(out, ",\"seat\":%d,\"a\":", rec->seat + 1); /* 1-based, as --seat and the race file count */

@@ -104,6 +104,15 @@ typedef struct RndUi {
     bool results_hidden; /* Enter hides the results screen to look at the track */
 } RndUi;
 
+/* Where the window's replay stands, for the timeline bar at the bottom: the race time shown, the furthest the race
+ * has run in this window (the live edge) and the keyframes it can rewind to. */
+typedef struct RndTimeline {
+    double now_s;
+    double newest_s;
+    int keyframe_count;
+    const double *keyframe_s; /* race time of each keyframe, ascending */
+} RndTimeline;
+
 /* One frame's input. Everything is read-only. */
 typedef struct RndFrame {
     const SimWorld *world;
@@ -119,7 +128,11 @@ typedef struct RndActions {
     bool step_once;   /* `.` while paused */
     bool restart;     /* r: same race, same seed */
     bool screenshot;  /* s */
+    double seek_s;    /* left / right arrows: move the race this many seconds (negative: back); 0 none */
 } RndActions;
+
+#define RND_SEEK_S 5.0        /* left / right arrow */
+#define RND_SEEK_LONG_S 30.0  /* with shift */
 
 typedef struct RndView RndView;
 
@@ -146,6 +159,15 @@ void rnd_view_destroy(RndView *view);
 void rnd_view_reset(RndView *view, const SimWorld *world);
 /* Call after every sim step: collects the step's events for the ticker and the leader's timing for the gaps. */
 void rnd_view_observe(RndView *view, const SimWorld *world);
+/* The timeline bar the view draws from now on (borrowed: it must live while set, and the window loop keeps it up to
+ * date); NULL draws none (screenshots, video frames). */
+void rnd_view_set_timeline(RndView *view, const RndTimeline *timeline);
+/* What the view has learnt from the race so far (the ticker, the timing, the director's shot), saved with a
+ * keyframe of the race into rnd_view_mark_bytes() bytes and restored with it: the view then shows the rewound race
+ * as it showed it then. */
+size_t rnd_view_mark_bytes(void);
+void rnd_view_mark_save(const RndView *view, void *buf);
+void rnd_view_mark_restore(RndView *view, const void *buf);
 /* Handles one input event (keys, wheel zoom, drag pan, click select, resize). */
 void rnd_view_handle_event(RndView *view, const SDL_Event *event, const RndFrame *frame, RndActions *out);
 /* Draws a frame into the renderer's current target (does not present). */

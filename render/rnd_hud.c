@@ -226,11 +226,11 @@ static void rnd_hud_ticker(SDL_Renderer *r, RndText *text, const RndHudState *hu
 }
 
 void rnd_hud_draw(SDL_Renderer *r, RndText *text, const RndHudState *hud, const RndTiming *timing,
-                  const RndFrame *frame, const RndUi *ui, const RndCamera *cam, int view_w, int view_h)
+                  const RndFrame *frame, const RndUi *ui, const RndCamera *cam, bool timeline, int view_w, int view_h)
 {
     (void)view_w;
     float y = rnd_hud_info(r, text, frame, ui, cam) + 6.0f;
-    float reserve = rnd_ticker_height(text) + 30.0f;
+    float reserve = rnd_ticker_height(text) + 30.0f + (timeline ? RND_TIMELINE_H : 0.0f);
     y = rnd_tower_draw(r, text, timing, frame, ui->selected, y, reserve, view_h, cam->mode != RND_CAM_OVERVIEW) + 6.0f;
     rnd_hud_ticker(r, text, hud, cam, y);
     rnd_text_draw(text, RND_FONT_SMALL, "h: help", 12.0f, view_h - rnd_text_height(text, RND_FONT_SMALL) - 6.0f,
@@ -250,6 +250,7 @@ static const char *const rnd_help_lines[][2] = {
     {"s", "screenshot (racesim-TICK.png)"},
     {"r", "restart with the same seed"},
     {"Enter", "hide / show the results at the end"},
+    {"left  right", "rewind / forward 5 s (shift: 30 s); live again at the newest"},
     {"h", "this help"},
     {"Esc", "quit"},
 };

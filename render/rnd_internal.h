@@ -199,8 +199,9 @@ typedef struct RndHudState {
 
 void rnd_hud_reset(RndHudState *hud);
 void rnd_hud_observe(RndHudState *hud, const SimWorld *world);
+/* `timeline`: keep room for the timeline bar at the foot of the column */
 void rnd_hud_draw(SDL_Renderer *r, RndText *text, const RndHudState *hud, const RndTiming *timing,
-                  const RndFrame *frame, const RndUi *ui, const RndCamera *cam, int view_w, int view_h);
+                  const RndFrame *frame, const RndUi *ui, const RndCamera *cam, bool timeline, int view_w, int view_h);
 /* ---- the standings tower (rnd_tower.c) --------------------------------------------------------------------------- */
 
 #define RND_PANEL_PAD 6.0f
@@ -218,6 +219,13 @@ void rnd_hud_draw_help(SDL_Renderer *r, RndText *text, int view_w, int view_h);
 void rnd_hud_draw_results(SDL_Renderer *r, RndText *text, const RndFrame *frame, int view_w, int view_h);
 /* Formats a time as m:ss.mmm (or s.mmm below a minute). */
 void rnd_format_time(char *buf, size_t len, double t_s, int decimals);
+
+/* ---- the timeline of the window's replay (rnd_replay.c) ---------------------------------------------------------- */
+
+/* Room the timeline takes at the foot of the HUD column, px. */
+#define RND_TIMELINE_H 18.0f
+/* The bar at the foot of the HUD column, from RND_TOWER_X to right_px, above the "h: help" line. */
+void rnd_timeline_draw(SDL_Renderer *r, RndText *text, const RndTimeline *tl, float right_px, int view_h);
 
 /* ---- the context-map inspector (rnd_inspector.c) ---------------------------------------------------------------- */
 
@@ -243,6 +251,7 @@ struct RndView {
     RndDirector director;
     RndCarDraw cars[SIM_MAX_CARS];
     int car_count;
+    const RndTimeline *timeline; /* NULL: no timeline bar */
     bool dragging;
     bool drag_moved;
     float drag_x, drag_y;

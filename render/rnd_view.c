@@ -1,6 +1,6 @@
 /* rnd_view.c: the public face of the render module. A RndView owns the renderer-side resources and the UI state,
  * turns input events into camera moves, selections and requests for the window loop, and draws a frame in layers:
- * grass, track, map overlay, cars, HUD, inspector panel, results, help. */
+ * grass, track, map overlay, cars, HUD, inspector panel, timeline, results, help. */
 #include "rnd_internal.h"
 
 #include <math.h>
@@ -208,6 +208,11 @@ static void rnd_view_key(RndView *view, const SDL_KeyboardEvent *key, const RndF
     case SDLK_RETURN:
         ui->results_hidden = !ui->results_hidden;
         break;
+    case SDLK_LEFT:
+    case SDLK_RIGHT:
+        out->seek_s = ((key->keysym.mod & KMOD_SHIFT) ? RND_SEEK_LONG_S : RND_SEEK_S) *
+                      (key->keysym.sym == SDLK_LEFT ? -1.0 : 1.0);
+        break;
     default:
         break;
     }
@@ -316,9 +321,12 @@ void rnd_view_draw(RndView *view, const RndFrame *frame)
     if (director)
         rnd_director_draw_caption(r, view->text, &view->director, world, (float)view->cam.inset_left_px,
                                   rnd_minimap_panel(&view->minimap, w).x);
-    rnd_hud_draw(r, view->text, &view->hud, &view->timing, frame, &view->ui, &view->cam, w, h);
+    rnd_hud_draw(r, view->text, &view->hud, &view->timing, frame, &view->ui, &view->cam, view->timeline != NULL, w,
+                 h);
     if (view->ui.inspector && sel >= 0)
         rnd_inspector_draw_panel(r, view->text, frame, sel, w, h);
+    if (view->timeline) /* at the foot of the HUD column, which keeps room for it */
+        rnd_timeline_draw(r, view->text, view->timeline, (float)view->cam.inset_left_px - 10.0f, h);
     if (sim_world_done(world) && !view->ui.results_hidden)
         rnd_hud_draw_results(r, view->text, frame, w, h);
     if (view->ui.help)

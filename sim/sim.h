@@ -187,45 +187,11 @@ void sim_world_set_stage_timing(SimWorld *world, bool on);
 /* Nanoseconds spent in a stage since timing was turned on (0 when off). */
 double sim_world_stage_ns(const SimWorld *world, SimStage stage);
 
-/* ==== File reading: the line-counting INI reader and strict numbers (race and car files here, baselines in lab/)  */
+/* ==== File reading: strict numbers and paths (race and car files here, baselines and expectations in lab/) ====== */
 
-/* a line-counting reader for inih and strict number parsing, shared by the file readers of sim/ and lab/.
- *
- * The system inih is built without INI_HANDLER_LINENO, so the parsers hand inih this reader: it counts the lines it
- * gives out (the handler reads the current line from it), reports section headers as they pass (so an empty
- * unknown section is still an error on its own line), and flags lines too long for inih's buffer instead of letting
- * inih split them into two bogus lines.
- */
-
-/* Race and car files are small; anything bigger is not one (see trk_file_read). */
+/* Race and car files are INI files read by the project's INI reader (trk_ini_parse), and small: anything bigger than
+ * this is not one (see trk_file_read). */
 #define SIM_MAX_INI_BYTES ((size_t)1 << 20)
-
-typedef struct SimIniReader {
-    const char *text;  /* the whole source */
-    size_t pos;
-    int line;          /* number of the last line handed out (1-based) */
-    int long_line;     /* first line that was too long, 0 if none */
-    /* called for each "[name]" header line; returns 0 to accept */
-    void (*on_section)(void *user, const char *name);
-    void *user;
-} SimIniReader;
-
-/* The ini_reader for ini_parse_stream; `stream` is a SimIniReader. */
-char *sim_ini_read(char *str, int num, void *stream);
-
-/* Collects the first error of a parse as "path:line: message". */
-typedef struct SimIniError {
-    const char *path;
-    char *buf;
-    size_t len;
-    bool failed;
-} SimIniError;
-
-void sim_ini_fail(SimIniError *e, int line, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
 
 /* Strict conversions: the whole text (surrounding blanks allowed) must be the number; finite doubles only.
  * Return 0 on success. */
@@ -354,6 +320,25 @@ int sim_session_entry_of(const SimSession *session, int car_id);
 const SimRace *sim_session_race(const SimSession *session);
 const SimSessionDef *sim_session_def(const SimSession *session);
 
+/* ---- keyframes ---------------------------------------------------------------------------------------------- */
+
+/* A keyframe of a session: the world's state and every driver's at one tick. The race is a pure function of its
+ * files and seed, so a session restored to a keyframe goes on exactly as it went from there (the viewer's rewind).
+ * A snapshot is sized for one session and restores only into it, to an earlier or a later tick. The events are not
+ * copied: the world keeps every event it has made, a restore sets their count back to the keyframe's, and the race
+ * going on makes the later ones again, the same. Taking the first snapshot starts the world (as its first step would): no car can be added
+ * after it. */
+typedef struct SimSnapshot SimSnapshot;
+
+SimSnapshot *sim_snapshot_create(const SimSession *session); /* NULL on allocation failure */
+void sim_snapshot_destroy(SimSnapshot *snap);
+/* Nonzero when the world cannot start (out of memory). */
+int sim_snapshot_take(SimSnapshot *snap, SimSession *session);
+/* Nonzero (and the session untouched) when the snapshot was never taken or was taken from another session. */
+int sim_snapshot_restore(const SimSnapshot *snap, SimSession *session);
+long sim_snapshot_tick(const SimSnapshot *snap); /* -1 before it is taken */
+size_t sim_snapshot_bytes(const SimSnapshot *snap); /* memory it holds */
+
 /* ---- results ----------------------------------------------------------------------------------------------- */
 
 /* "finished", "dnf" or "running": a status as results files spell it. */
@@ -383,6 +368,9 @@ void sim_csv_write_row(FILE *out, const SimCsvRow *row);
 void sim_results_print_table(const SimSession *session, FILE *out);
 /* The JSON record (keys documented in docs/formats.md); events included when with_events. One line when compact. */
 void sim_results_write_json(const SimSession *session, FILE *out, bool with_events, bool compact);
+/* Writes s as a JSON string literal: quotes and backslashes escaped, \n and \t as such, other control characters
+ * and DEL as \u00XX; the project's one JSON string writer (results, records, reports). */
+void sim_json_write_string(FILE *out, const char *s);
 void sim_results_write_csv(const SimSession *session, FILE *out);
 
 /* ==== A race's history for charts ========================================================================= */

@@ -3,7 +3,6 @@
 #include "sim.h"
 #include "sim_internal.h"
 
-#include <ini.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,63 +59,34 @@ int sim_car_set_key(SimCarSpec *spec, const char *key, const char *value, char *
  * Car files: a [car] section only
  *--------------------------------------------------------------------------------------------------------------*/
 
+static const char *const sim_car_sections[] = {"car", NULL};
+
 typedef struct SimCarParse {
-    SimIniReader reader;
-    SimIniError error;
-    SimCarSpec *spec;
+    TrkIni ini;
+    SimCarSpec spec;
 } SimCarParse;
 
-static void sim_car_on_section(void *user, const char *name)
+static void sim_car_handler(void *user, const char *section, const char *name, const char *value)
 {
     SimCarParse *p = user;
-    if (strcmp(name, "car") != 0)
-        sim_ini_fail(&p->error, p->reader.line, "unknown section [%s]", name);
-}
-
-static int sim_car_handler(void *user, const char *section, const char *name, const char *value)
-{
-    SimCarParse *p = user;
-    int line = p->reader.line;
-    if (strcmp(section, "car") != 0) {
-        if (section[0] == '\0')
-            sim_ini_fail(&p->error, line, "'%s' outside a section (expected [car])", name);
-        return 1; /* unknown sections were reported at their header */
-    }
+    (void)section; /* [car], the only one */
     char msg[256];
-    int rc = sim_car_set_key(p->spec, name, value, msg, sizeof msg);
+    int rc = sim_car_set_key(&p->spec, name, value, msg, sizeof msg);
     if (rc == 1)
-        sim_ini_fail(&p->error, line, "[car] unknown key '%s'", name);
+        trk_ini_fail(&p->ini, p->ini.line, "[car] unknown key '%s'", name);
     else if (rc == 2)
-        sim_ini_fail(&p->error, line, "%s", msg);
-    return 1;
-}
-
-static int sim_car_parse(SimCarParse *p, const char *path, SimCarSpec *out, char *err, size_t err_len)
-{
-    SimCarSpec spec = sim_default_car_spec();
-    p->spec = &spec;
-    p->error.path = path;
-    p->error.buf = err;
-    p->error.len = err_len;
-    p->reader.on_section = sim_car_on_section;
-    p->reader.user = p;
-    int rc = ini_parse_stream(sim_ini_read, &p->reader, sim_car_handler, p);
-    if (p->reader.long_line)
-        sim_ini_fail(&p->error, p->reader.long_line, "line too long (at most %d characters)", INI_MAX_LINE - 2);
-    if (rc != 0)
-        sim_ini_fail(&p->error, rc > 0 ? rc : 0, "syntax error (expected 'key = value' or '[section]')");
-    if (p->error.failed)
-        return 1;
-    *out = spec;
-    return 0;
+        trk_ini_fail(&p->ini, p->ini.line, "%s", msg);
 }
 
 int sim_car_spec_parse_string(const char *text, const char *path, SimCarSpec *out, char *err, size_t err_len)
 {
     SimCarParse p;
-    memset(&p, 0, sizeof p);
-    p.reader.text = text;
-    return sim_car_parse(&p, path, out, err, err_len);
+    p.spec = sim_default_car_spec();
+    trk_ini_init(&p.ini, path, sim_car_sections, err, err_len);
+    if (trk_ini_parse(&p.ini, text, sim_car_handler, &p) != 0)
+        return 1;
+    *out = p.spec;
+    return 0;
 }
 
 int sim_car_spec_load(const char *path, SimCarSpec *out, char *err, size_t err_len)

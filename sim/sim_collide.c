@@ -74,8 +74,8 @@ static void sim_resolve(SimWorld *w, SimCar *a, SimCar *b, double f)
         b->s_m = sim_wrap_s(w, b->s_m + share_b * pen_s);
         b->race_dist_m += share_b * pen_s;
         sim_impulse(&a->speed_mps, &b->speed_mps, ma, mb);
-        a->speed_mps = sim_fmax(a->speed_mps, 0.0);
-        b->speed_mps = sim_fmax(b->speed_mps, 0.0);
+        a->speed_mps = trk_fmax(a->speed_mps, 0.0);
+        b->speed_mps = trk_fmax(b->speed_mps, 0.0);
     } else {
         /* side by side: push apart across the track; equal offsets split by id so the result is defined */
         double dir = dd > 0.0 || (dd == 0.0 && b->id > a->id) ? 1.0 : -1.0;

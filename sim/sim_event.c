@@ -16,6 +16,8 @@ SimEvent *sim_event_push(SimWorld *w, SimEventType type, int a, int b, int lap, 
         w->event_cap = cap;
     }
     SimEvent *e = &w->events[w->event_count++];
+    if (w->event_count > w->event_known)
+        w->event_known = w->event_count;
     e->tick = w->tick;
     e->type = type;
     e->a = a;

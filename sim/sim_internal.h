@@ -9,6 +9,7 @@
 #define SIM_INTERNAL_H
 
 #include "sim.h"
+#include "../track/trk_fast.h" /* the track look-ups of every car and tick, inlined */
 
 #include <stddef.h>
 
@@ -152,6 +153,10 @@ struct SimWorld {
 
     SimEvent *events;
     int event_count, event_cap;
+    /* events[0, event_known) are this race's: a restore to an earlier keyframe (sim_snapshot.c) lowers event_count
+     * and keeps the later events, which the race, going on, writes again the same; so a restore to a later keyframe
+     * finds its events in place */
+    int event_known;
 
     /* benchmarks only: per-stage wall time (sim_world_set_stage_timing) */
     bool timing;
@@ -168,18 +173,19 @@ struct SimWorld {
 /* tighter than this (radius 250 m) the track is a corner, for classifying overtakes, 1/m */
 #define SIM_CORNER_CURVATURE (1.0 / 250.0)
 
+/* Allocates the per-step buffers and sorts the cars: the first step does it, and so does the first snapshot
+ * (sim_snapshot.c). Nonzero when out of memory. */
+int sim_world_start(SimWorld *w);
+
+/* sim_session.c: the driver of a car, to save and restore its state (sim_snapshot.c); NULL for scripted cars. */
+DrvDriver *sim_session_driver_rw(SimSession *session, int car_id);
+
 /* sim_event.c */
 /* Appends an event; NULL when out of memory (the event is lost, the race goes on). */
 SimEvent *sim_event_push(SimWorld *w, SimEventType type, int a, int b, int lap, double value);
 double sim_time_at(const SimWorld *w, long tick);
 /* Removes a car from the running set (finished or retired): it leaves the track. */
 void sim_car_leave(SimWorld *w, int id);
-
-/* fmin and fmax as glibc computes them (minsd/maxsd: the first operand when it wins the compare, else the second;
- * a NaN operand yields the other one), without the library call: they run several times per car and tick, and
- * the compiler inlines fmin/fmax only with -ffinite-math-only. Results stay bit-identical, signed zeros included. */
-static inline double sim_fmin(double a, double b) { return a < b || b != b ? a : b; }
-static inline double sim_fmax(double a, double b) { return a > b || b != b ? a : b; }
 
 /* trk_wrap_s with its own fast path (s still on the lap: s + 0.0, as it returns) inline: integration wraps every car
  * every tick, and a call costs more than the test. */

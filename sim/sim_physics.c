@@ -86,14 +86,14 @@ static void sim_integrate_car(SimWorld *w, SimCar *c, SimCarPriv *p, const DrvCo
     if (c->s_m != p->geo_s_m) /* moved since the end of the last integration (a collision, or the first tick) */
         sim_track_at(w, p, c->s_m);
     double kappa = p->kappa, wl = p->width_left_m, wr = p->width_right_m;
-    double scale = sim_fmax(1.0 - kappa * c->d_m, SIM_MIN_PATH_SCALE);
+    double scale = trk_fmax(1.0 - kappa * c->d_m, SIM_MIN_PATH_SCALE);
     bool off = c->d_m > wl || c->d_m < -wr;
 
     /* friction circle: the tyres are asked for the path's need plus the driver's requests; a demand outside the
      * circle is scaled back onto it keeping its direction, so the car both slows less and turns less than asked */
     double grip = trk_car_grip_mps2(dyn, v) * (off ? SIM_GRASS_GRIP_SCALE : 1.0);
     double corner = v * v * kappa / scale;
-    double ax = sim_fmax(-grip, sim_fmin(trk_car_drive_mps2(dyn, v), sim_finite_or_zero(ctl->long_accel_mps2)));
+    double ax = trk_fmax(-grip, trk_fmin(trk_car_drive_mps2(dyn, v), sim_finite_or_zero(ctl->long_accel_mps2)));
     double ay = corner + sim_finite_or_zero(ctl->lat_accel_mps2);
     p->sliding = false;
     if (!sim_surely_within(ax, ay, grip)) {
@@ -109,7 +109,7 @@ static void sim_integrate_car(SimWorld *w, SimCar *c, SimCarPriv *p, const DrvCo
     double a_long = ax - trk_car_drag_n(dyn, v, p->draft_factor) / dyn->mass_kg;
     if (off)
         a_long -= SIM_GRASS_DECEL_MPS2 + SIM_GRASS_DECEL_PER_MPS * v;
-    double v_new = sim_fmax(0.0, v + a_long * dt);
+    double v_new = trk_fmax(0.0, v + a_long * dt);
 
     /* lateral: what the tyres give beyond the path's need moves the car across the track */
     double a_lat = ay - corner;
@@ -119,10 +119,10 @@ static void sim_integrate_car(SimWorld *w, SimCar *c, SimCarPriv *p, const DrvCo
     double d = c->d_m + lat * dt;
     if (d > wl + SIM_OFF_MAX_M) {
         d = wl + SIM_OFF_MAX_M;
-        lat = sim_fmin(lat, 0.0);
+        lat = trk_fmin(lat, 0.0);
     } else if (d < -wr - SIM_OFF_MAX_M) {
         d = -wr - SIM_OFF_MAX_M;
-        lat = sim_fmax(lat, 0.0);
+        lat = trk_fmax(lat, 0.0);
     }
 
     double ds = v_new / scale * dt;

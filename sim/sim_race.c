@@ -17,21 +17,14 @@
 #include "sim.h"
 #include "sim_internal.h"
 
-#include <ini.h>
 #include <math.h>
 #include <stdlib.h>
 #include <errno.h>
 #include <string.h>
 
-typedef enum SimRaceSection {
-    SIM_SEC_NONE = 0,
-    SIM_SEC_RACE,
-    SIM_SEC_CAR,
-    SIM_SEC_GRID,
-    SIM_SEC_START,
-    SIM_SEC_EXPECT,
-    SIM_SEC_UNKNOWN
-} SimRaceSection;
+/* The sections of a race file; the order is SimRaceSection's. */
+static const char *const sim_race_sections[] = {"race", "car", "grid", "start", "expect", NULL};
+typedef enum SimRaceSection { SIM_SEC_RACE, SIM_SEC_CAR, SIM_SEC_GRID, SIM_SEC_START, SIM_SEC_EXPECT } SimRaceSection;
 
 /* An explicit start, kept with its line until the grid is complete. */
 typedef struct SimRacePlace {
@@ -41,10 +34,8 @@ typedef struct SimRacePlace {
 } SimRacePlace;
 
 typedef struct SimRaceParse {
-    SimIniReader reader;
-    SimIniError error;
+    TrkIni ini;
     SimRace *race;
-    SimRaceSection section;
     bool have_track, have_laps, have_seed, have_tick, have_car_file, have_duration, have_car_inline, have_points;
     bool have_strict;
     int car_line;
@@ -56,27 +47,28 @@ typedef struct SimRaceParse {
  * Sections and keys
  *--------------------------------------------------------------------------------------------------------------*/
 
-static void sim_race_on_section(void *user, const char *name)
+static void sim_race_on_section(void *user, int section)
 {
     SimRaceParse *p = user;
-    static const char *names[] = {"race", "car", "grid", "start", "expect"};
-    for (int i = 0; i < 5; i++) {
-        if (strcmp(name, names[i]) == 0) {
-            p->section = (SimRaceSection)(SIM_SEC_RACE + i);
-            if (p->section == SIM_SEC_EXPECT)
-                p->race->expect.present = true;
-            return;
-        }
-    }
-    p->section = SIM_SEC_UNKNOWN;
-    sim_ini_fail(&p->error, p->reader.line, "unknown section [%s]", name);
+    if (section == SIM_SEC_EXPECT)
+        p->race->expect.present = true; /* even when empty */
+}
+
+/* Keeps the message of a file the race names (it has its own path and line) and where the race named it. */
+static void sim_race_named_fail(SimRaceParse *p, const char *msg)
+{
+    if (p->ini.failed)
+        return;
+    p->ini.failed = true;
+    p->ini.err_line = p->ini.line;
+    snprintf(p->ini.err, p->ini.err_len, "%s (named at %s:%d)", msg, p->ini.path, p->ini.line);
 }
 
 /* Returns 1 when the key was already given (and reports it). */
 static int sim_race_dup(SimRaceParse *p, bool *seen, const char *name)
 {
     if (*seen) {
-        sim_ini_fail(&p->error, p->reader.line, "[race] %s given twice", name);
+        trk_ini_fail(&p->ini, p->ini.line, "[race] %s given twice", name);
         return 1;
     }
     *seen = true;
@@ -87,16 +79,16 @@ static int sim_race_dup(SimRaceParse *p, bool *seen, const char *name)
 static int sim_race_path(SimRaceParse *p, const char *sec, const char *key, const char *value, char *out)
 {
     if (value[0] == '\0') {
-        sim_ini_fail(&p->error, p->reader.line, "[%s] %s: expected a file path, got ''", sec, key);
+        trk_ini_fail(&p->ini, p->ini.line, "[%s] %s: expected a file path, got ''", sec, key);
         return 1;
     }
-    if (sim_path_join(out, SIM_PATH_LEN, p->error.path, value) != 0) {
-        sim_ini_fail(&p->error, p->reader.line, "[%s] %s: path too long", sec, key);
+    if (sim_path_join(out, SIM_PATH_LEN, p->ini.path, value) != 0) {
+        trk_ini_fail(&p->ini, p->ini.line, "[%s] %s: path too long", sec, key);
         return 1;
     }
     FILE *f = fopen(out, "rb");
     if (!f) {
-        sim_ini_fail(&p->error, p->reader.line, "[%s] %s: cannot open '%s'", sec, key, out);
+        trk_ini_fail(&p->ini, p->ini.line, "[%s] %s: cannot open '%s'", sec, key, out);
         return 1;
     }
     fclose(f);
@@ -107,15 +99,13 @@ static void sim_race_key_car_file(SimRaceParse *p, const char *value)
 {
     char path[SIM_PATH_LEN], msg[SIM_PATH_LEN + 256];
     if (p->have_car_inline) {
-        sim_ini_fail(&p->error, p->reader.line, "[race] car: the car is already given by a [car] section");
+        trk_ini_fail(&p->ini, p->ini.line, "[race] car: the car is already given by a [car] section");
         return;
     }
     if (sim_race_path(p, "race", "car", value, path) != 0)
         return;
-    if (sim_car_spec_load(path, &p->race->car, msg, sizeof msg) != 0 && !p->error.failed) {
-        p->error.failed = true; /* the car file's own message, with its path and line, then where it was named */
-        snprintf(p->error.buf, p->error.len, "%s (named at %s:%d)", msg, p->error.path, p->reader.line);
-    }
+    if (sim_car_spec_load(path, &p->race->car, msg, sizeof msg) != 0)
+        sim_race_named_fail(p, msg);
 }
 
 /* A [race] number key in lo..hi (range as the message spells it), set once. */
@@ -126,7 +116,7 @@ static void sim_race_key_number(SimRaceParse *p, bool *seen, const char *name, c
     if (sim_race_dup(p, seen, name))
         return;
     if (sim_parse_double(value, &x) != 0 || x < lo || x > hi)
-        sim_ini_fail(&p->error, p->reader.line, "[race] %s: expected a number %s, got '%s'", name, range, value);
+        trk_ini_fail(&p->ini, p->ini.line, "[race] %s: expected a number %s, got '%s'", name, range, value);
     else
         *out = x;
 }
@@ -143,19 +133,19 @@ static void sim_race_key_points(SimRaceParse *p, const char *value)
         long n;
         snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item - 1 ? len : sizeof item - 1), at);
         if (count == SIM_MAX_POINTS) {
-            sim_ini_fail(&p->error, p->reader.line, "[race] points: at most %d values", SIM_MAX_POINTS);
+            trk_ini_fail(&p->ini, p->ini.line, "[race] points: at most %d values", SIM_MAX_POINTS);
             return;
         }
         if (len >= sizeof item || sim_parse_long(item, &n) != 0 || n < 0 || n > 10000) {
             size_t skip = strspn(at, " \t"), shown = len - skip;
             while (shown > 0 && (at[skip + shown - 1] == ' ' || at[skip + shown - 1] == '\t'))
                 shown--;
-            sim_ini_fail(&p->error, p->reader.line, "[race] points: value %d: expected an integer 0..10000, got "
+            trk_ini_fail(&p->ini, p->ini.line, "[race] points: value %d: expected an integer 0..10000, got "
                          "'%.*s'", count + 1, (int)(shown < 40 ? shown : 40), at + skip);
             return;
         }
         if (count > 0 && n > values[count - 1]) {
-            sim_ini_fail(&p->error, p->reader.line, "[race] points: value %d (%ld) is more than value %d (%d): "
+            trk_ini_fail(&p->ini, p->ini.line, "[race] points: value %d (%ld) is more than value %d (%d): "
                          "points must not increase with the position", count + 1, n, count, values[count - 1]);
             return;
         }
@@ -171,7 +161,7 @@ static void sim_race_key_points(SimRaceParse *p, const char *value)
 static void sim_race_key_race(SimRaceParse *p, const char *name, const char *value)
 {
     SimRace *r = p->race;
-    int line = p->reader.line;
+    int line = p->ini.line;
     long n;
     if (strcmp(name, "track") == 0) {
         if (!sim_race_dup(p, &p->have_track, name))
@@ -179,13 +169,13 @@ static void sim_race_key_race(SimRaceParse *p, const char *name, const char *val
     } else if (strcmp(name, "laps") == 0) {
         if (!sim_race_dup(p, &p->have_laps, name)) {
             if (sim_parse_long(value, &n) != 0 || n < 0 || n > 1000)
-                sim_ini_fail(&p->error, line, "[race] laps: expected an integer 0..1000, got '%s'", value);
+                trk_ini_fail(&p->ini, line, "[race] laps: expected an integer 0..1000, got '%s'", value);
             else
                 r->laps = (int)n;
         }
     } else if (strcmp(name, "seed") == 0) {
         if (!sim_race_dup(p, &p->have_seed, name) && sim_parse_u64(value, &r->seed) != 0)
-            sim_ini_fail(&p->error, line, "[race] seed: expected an integer 0..18446744073709551615, got '%s'",
+            trk_ini_fail(&p->ini, line, "[race] seed: expected an integer 0..18446744073709551615, got '%s'",
                          value);
     } else if (strcmp(name, "tick_hz") == 0) {
         sim_race_key_number(p, &p->have_tick, name, value, 10.0, 1000.0, "10..1000", &r->tick_hz);
@@ -199,7 +189,7 @@ static void sim_race_key_race(SimRaceParse *p, const char *name, const char *val
             if (strcmp(value, "true") == 0 || strcmp(value, "false") == 0)
                 r->strict_track = strcmp(value, "true") == 0;
             else
-                sim_ini_fail(&p->error, line, "[race] strict_track: expected true or false, got '%s'", value);
+                trk_ini_fail(&p->ini, line, "[race] strict_track: expected true or false, got '%s'", value);
         }
     } else if (strcmp(name, "car") == 0) {
         if (!sim_race_dup(p, &p->have_car_file, name)) {
@@ -207,7 +197,7 @@ static void sim_race_key_race(SimRaceParse *p, const char *name, const char *val
             sim_race_key_car_file(p, value);
         }
     } else {
-        sim_ini_fail(&p->error, line, "[race] unknown key '%s'", name);
+        trk_ini_fail(&p->ini, line, "[race] unknown key '%s'", name);
     }
 }
 
@@ -215,16 +205,16 @@ static void sim_race_key_car(SimRaceParse *p, const char *name, const char *valu
 {
     char msg[256];
     if (p->have_car_file) {
-        sim_ini_fail(&p->error, p->reader.line, "[car] the car is already given by 'car =' on line %d",
+        trk_ini_fail(&p->ini, p->ini.line, "[car] the car is already given by 'car =' on line %d",
                      p->car_line);
         return;
     }
     p->have_car_inline = true;
     int rc = sim_car_set_key(&p->race->car, name, value, msg, sizeof msg);
     if (rc == 1)
-        sim_ini_fail(&p->error, p->reader.line, "[car] unknown key '%s'", name);
+        trk_ini_fail(&p->ini, p->ini.line, "[car] unknown key '%s'", name);
     else if (rc == 2)
-        sim_ini_fail(&p->error, p->reader.line, "%s", msg);
+        trk_ini_fail(&p->ini, p->ini.line, "%s", msg);
 }
 
 /* Where a grid line's next override (", name = ...", ", number = ...", ", colour = ...") starts, or NULL. */
@@ -265,14 +255,14 @@ static void sim_grid_trim(const char *s, size_t n, char *out, size_t out_len)
 /* "name = X, number = N, colour = #rrggbb" after a grid line's path: this car's own identity. */
 static void sim_grid_overrides(SimRaceParse *p, const char *at, DrvPersonality *pers)
 {
-    while (at && !p->error.failed) {
+    while (at && !p->ini.failed) {
         const char *next = sim_grid_next_override(at + 1);
         const char *eq = strchr(at, '=');
         char key[16], value[128], why[160];
         sim_grid_trim(at + 1, (size_t)(eq - at - 1), key, sizeof key);
         sim_grid_trim(eq + 1, next ? (size_t)(next - eq - 1) : strlen(eq + 1), value, sizeof value);
         if (drv_personality_set(pers, "driver", key, value, why, sizeof why) != 0)
-            sim_ini_fail(&p->error, p->reader.line, "[grid] driver: %s: %s, got '%s'", key, why, value);
+            trk_ini_fail(&p->ini, p->ini.line, "[grid] driver: %s: %s, got '%s'", key, why, value);
         at = next;
     }
 }
@@ -281,13 +271,13 @@ static void sim_race_key_grid(SimRaceParse *p, const char *name, const char *val
 {
     SimRace *r = p->race;
     if (strcmp(name, "driver") != 0) {
-        sim_ini_fail(&p->error, p->reader.line,
+        trk_ini_fail(&p->ini, p->ini.line,
                      "[grid] unknown key '%s' (expected 'driver = path[, name = N][, number = N][, colour = #rrggbb]')",
                      name);
         return;
     }
     if (r->entry_count >= SIM_MAX_CARS) {
-        sim_ini_fail(&p->error, p->reader.line, "[grid] more than %d drivers", SIM_MAX_CARS);
+        trk_ini_fail(&p->ini, p->ini.line, "[grid] more than %d drivers", SIM_MAX_CARS);
         return;
     }
     SimRaceEntry *e = &r->entries[r->entry_count];
@@ -299,19 +289,16 @@ static void sim_race_key_grid(SimRaceParse *p, const char *name, const char *val
         return;
     char msg[SIM_PATH_LEN + 256];
     if (drv_personality_load(e->driver_path, &e->personality, msg, sizeof msg) != 0) {
-        if (!p->error.failed) {
-            p->error.failed = true; /* the driver file's own message, with its path and line, then where it was named */
-            snprintf(p->error.buf, p->error.len, "%s (named at %s:%d)", msg, p->error.path, p->reader.line);
-        }
+        sim_race_named_fail(p, msg);
         return;
     }
     sim_grid_overrides(p, over, &e->personality);
-    if (p->error.failed)
+    if (p->ini.failed)
         return;
     /* one car, one number: the tower, the ticker, the tables and the batch tallies tell cars apart by it */
     for (int i = 0; i < r->entry_count; i++) {
         if (r->entries[i].personality.number == e->personality.number) {
-            sim_ini_fail(&p->error, p->reader.line,
+            trk_ini_fail(&p->ini, p->ini.line,
                          "[grid] driver: number %d is already %s's (grid slot %d): give this car its own, "
                          "e.g. 'driver = %s, number = N, name = ...'",
                          e->personality.number, r->entries[i].personality.name, i + 1, path);
@@ -341,7 +328,7 @@ static int sim_race_split(char *buf, char *field[6])
 static void sim_race_key_start_car(SimRaceParse *p, const char *value)
 {
     SimRace *r = p->race;
-    int line = p->reader.line;
+    int line = p->ini.line;
     char buf[SIM_PATH_LEN + 256], *f[6];
     double v[3];
     snprintf(buf, sizeof buf, "%s", value);
@@ -350,13 +337,13 @@ static void sim_race_key_start_car(SimRaceParse *p, const char *value)
     for (int k = 0; ok && k < 3; k++)
         ok = sim_parse_double(f[k + 1], &v[k]) == 0;
     if (!ok || fabs(v[0]) > 1e6 || fabs(v[1]) > 100.0 || v[2] < 0.0 || v[2] > 150.0) {
-        sim_ini_fail(&p->error, line,
+        trk_ini_fail(&p->ini, line,
                      "[start] car: expected 'driver.ini, s_m, d_m, speed_mps[, hold]' (|d| <= 100, speed 0..150), "
                      "got '%s'", value);
         return;
     }
     if (r->entry_count >= SIM_MAX_CARS) {
-        sim_ini_fail(&p->error, line, "[start] more than %d cars", SIM_MAX_CARS);
+        trk_ini_fail(&p->ini, line, "[start] more than %d cars", SIM_MAX_CARS);
         return;
     }
     SimRaceEntry *e = &r->entries[r->entry_count];
@@ -365,10 +352,7 @@ static void sim_race_key_start_car(SimRaceParse *p, const char *value)
         return;
     char msg[SIM_PATH_LEN + 256];
     if (drv_personality_load(e->driver_path, &e->personality, msg, sizeof msg) != 0) {
-        if (!p->error.failed) {
-            p->error.failed = true; /* the driver file's own message, with its path and line, then where it was named */
-            snprintf(p->error.buf, p->error.len, "%s (named at %s:%d)", msg, p->error.path, p->reader.line);
-        }
+        sim_race_named_fail(p, msg);
         return;
     }
     e->placed = true;
@@ -383,18 +367,18 @@ static void sim_race_key_start_car(SimRaceParse *p, const char *value)
 static void sim_race_key_start(SimRaceParse *p, const char *name, const char *value)
 {
     long slot;
-    int line = p->reader.line;
+    int line = p->ini.line;
     if (strcmp(name, "car") == 0) {
         sim_race_key_start_car(p, value);
         return;
     }
     if (sim_parse_long(name, &slot) != 0 || slot < 1 || slot > SIM_MAX_CARS) {
-        sim_ini_fail(&p->error, line, "[start] '%s': expected a grid number 1..%d", name, SIM_MAX_CARS);
+        trk_ini_fail(&p->ini, line, "[start] '%s': expected a grid number 1..%d", name, SIM_MAX_CARS);
         return;
     }
     for (int i = 0; i < p->place_count; i++) {
         if (p->places[i].slot == (int)slot) {
-            sim_ini_fail(&p->error, line, "[start] %ld given twice", slot);
+            trk_ini_fail(&p->ini, line, "[start] %ld given twice", slot);
             return;
         }
     }
@@ -407,7 +391,7 @@ static void sim_race_key_start(SimRaceParse *p, const char *name, const char *va
         if (sim_parse_double(tok, &v[k]) != 0)
             break;
     if (k != 3 || tok != NULL || fabs(v[0]) > 1e6 || fabs(v[1]) > 100.0 || v[2] < 0.0 || v[2] > 150.0) {
-        sim_ini_fail(&p->error, line,
+        trk_ini_fail(&p->ini, line,
                      "[start] %ld: expected 's_m, d_m, speed_mps' (|d| <= 100, speed 0..150), got '%s'", slot,
                      value);
         return;
@@ -424,35 +408,30 @@ static void sim_race_key_start(SimRaceParse *p, const char *name, const char *va
 static void sim_race_key_section(SimRaceParse *p, SimSection *sec, const char *name, const char *value)
 {
     if (sec->count >= SIM_SECTION_MAX_LINES) {
-        sim_ini_fail(&p->error, p->reader.line, "too many lines in this section (at most %d)", SIM_SECTION_MAX_LINES);
+        trk_ini_fail(&p->ini, p->ini.line, "too many lines in this section (at most %d)", SIM_SECTION_MAX_LINES);
         return;
     }
     if (strlen(name) >= SIM_SECTION_KEY_LEN || strlen(value) >= SIM_SECTION_VALUE_LEN) {
-        sim_ini_fail(&p->error, p->reader.line, "'%s': line too long", name);
+        trk_ini_fail(&p->ini, p->ini.line, "'%s': line too long", name);
         return;
     }
     SimSectionLine *l = &sec->lines[sec->count++];
-    l->line = p->reader.line;
+    l->line = p->ini.line;
     snprintf(l->key, sizeof l->key, "%s", name);
     snprintf(l->value, sizeof l->value, "%s", value);
 }
 
-static int sim_race_handler(void *user, const char *section, const char *name, const char *value)
+static void sim_race_handler(void *user, const char *section, const char *name, const char *value)
 {
     SimRaceParse *p = user;
-    (void)section; /* the reader tracks the section, so unknown ones are reported once, at their header */
-    switch (p->section) {
+    (void)section; /* the reader keeps the index of the current one */
+    switch ((SimRaceSection)p->ini.section) {
     case SIM_SEC_RACE: sim_race_key_race(p, name, value); break;
     case SIM_SEC_CAR: sim_race_key_car(p, name, value); break;
     case SIM_SEC_GRID: sim_race_key_grid(p, name, value); break;
     case SIM_SEC_START: sim_race_key_start(p, name, value); break;
     case SIM_SEC_EXPECT: sim_race_key_section(p, &p->race->expect, name, value); break;
-    case SIM_SEC_NONE:
-        sim_ini_fail(&p->error, p->reader.line, "'%s' outside a section (expected [race] first)", name);
-        break;
-    case SIM_SEC_UNKNOWN: break;
     }
-    return 1;
 }
 
 /*----------------------------------------------------------------------------------------------------------------
@@ -483,15 +462,15 @@ static void sim_race_finish(SimRaceParse *p)
 {
     SimRace *r = p->race;
     if (!p->have_track)
-        sim_ini_fail(&p->error, 0, "[race] track is required");
+        trk_ini_fail(&p->ini, 0, "[race] track is required");
     if (r->entry_count == 0)
-        sim_ini_fail(&p->error, 0, "[grid] needs at least one 'driver = path' line");
+        trk_ini_fail(&p->ini, 0, "[grid] needs at least one 'driver = path' line");
     if (r->laps == 0 && r->duration_s <= 0.0)
-        sim_ini_fail(&p->error, 0, "[race] laps = 0 needs a duration_s");
-    for (int i = 0; i < p->place_count && !p->error.failed; i++) {
+        trk_ini_fail(&p->ini, 0, "[race] laps = 0 needs a duration_s");
+    for (int i = 0; i < p->place_count && !p->ini.failed; i++) {
         SimRacePlace *pl = &p->places[i];
         if (pl->slot > r->entry_count) {
-            sim_ini_fail(&p->error, pl->line, "[start] %d: the grid has only %d drivers", pl->slot, r->entry_count);
+            trk_ini_fail(&p->ini, pl->line, "[start] %d: the grid has only %d drivers", pl->slot, r->entry_count);
             break;
         }
         SimRaceEntry *e = &r->entries[pl->slot - 1];
@@ -500,7 +479,7 @@ static void sim_race_finish(SimRaceParse *p)
         e->d_m = pl->d_m;
         e->speed_mps = pl->speed_mps;
     }
-    if (p->error.failed)
+    if (p->ini.failed)
         return;
     /* the track is checked by loading it (without its racing line, which cannot fail and costs most of a load:
      * the session builds the track again); its own message names its path and line */
@@ -509,20 +488,21 @@ static void sim_race_finish(SimRaceParse *p)
     tdef.skip_line = true;
     TrkTrack *t = trk_load(r->track_path, &tdef, msg, sizeof msg);
     if (!t) {
-        p->error.failed = true;
-        snprintf(p->error.buf, p->error.len, "%s", msg);
+        p->ini.failed = true;
+        snprintf(p->ini.err, p->ini.err_len, "%s", msg);
         return;
     }
     sim_race_keep_warning(r, trk_warning(t));
     /* a car must fit between the edges everywhere, or no driver can stay on the track */
     double narrowest = trk_summary(t).min_width_m;
     if (narrowest < r->car.width_m)
-        sim_ini_fail(&p->error, 0, "[race] track %s is %.3g m wide at its narrowest, narrower than the car (%.3g m)",
+        trk_ini_fail(&p->ini, 0, "[race] track %s is %.3g m wide at its narrowest, narrower than the car (%.3g m)",
                      r->track_path, narrowest, r->car.width_m);
     trk_free(t);
 }
 
-static int sim_race_parse(SimRaceParse *p, const char *path, SimRace *out, char *err, size_t err_len)
+static int sim_race_parse(SimRaceParse *p, const char *text, const char *path, SimRace *out, char *err,
+                          size_t err_len)
 {
     memset(out, 0, sizeof *out);
     snprintf(out->path, sizeof out->path, "%s", path);
@@ -534,21 +514,11 @@ static int sim_race_parse(SimRaceParse *p, const char *path, SimRace *out, char 
     out->points_count = SIM_DEFAULT_POINTS_COUNT;
     memcpy(out->points, points, sizeof points);
     p->race = out;
-    p->error.path = path;
-    p->error.buf = err;
-    p->error.len = err_len;
-    if (err_len > 0)
-        err[0] = '\0';
-    p->reader.on_section = sim_race_on_section;
-    p->reader.user = p;
-    int rc = ini_parse_stream(sim_ini_read, &p->reader, sim_race_handler, p);
-    if (p->reader.long_line)
-        sim_ini_fail(&p->error, p->reader.long_line, "line too long (at most %d characters)", INI_MAX_LINE - 2);
-    if (rc != 0)
-        sim_ini_fail(&p->error, rc > 0 ? rc : 0, "syntax error (expected 'key = value' or '[section]')");
-    if (!p->error.failed)
+    trk_ini_init(&p->ini, path, sim_race_sections, err, err_len);
+    p->ini.on_section = sim_race_on_section;
+    if (trk_ini_parse(&p->ini, text, sim_race_handler, p) == 0)
         sim_race_finish(p);
-    return p->error.failed ? 1 : 0;
+    return p->ini.failed ? 1 : 0;
 }
 
 int sim_race_parse_string(const char *text, const char *path, SimRace *out, char *err, size_t err_len)
@@ -558,8 +528,7 @@ int sim_race_parse_string(const char *text, const char *path, SimRace *out, char
         snprintf(err, err_len, "%s:0: out of memory", path);
         return 1;
     }
-    p->reader.text = text;
-    int rc = sim_race_parse(p, path, out, err, err_len);
+    int rc = sim_race_parse(p, text, path, out, err, err_len);
     free(p);
     return rc;
 }

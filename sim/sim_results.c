@@ -123,7 +123,7 @@ void sim_results_print_table(const SimSession *s, FILE *out)
  * JSON
  *--------------------------------------------------------------------------------------------------------------*/
 
-static void sim_json_str(FILE *out, const char *s)
+void sim_json_write_string(FILE *out, const char *s)
 {
     fputc('"', out);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -181,9 +181,9 @@ static void sim_json_car(SimJson *j, const SimSession *s, const SimCar *c)
     fputc('{', out);
     j->depth++;
     sim_json_key(j, "name", true);
-    sim_json_str(out, c->name);
+    sim_json_write_string(out, c->name);
     sim_json_key(j, "driver_file", false);
-    sim_json_str(out, entry >= 0 ? race->entries[entry].driver_path : "");
+    sim_json_write_string(out, entry >= 0 ? race->entries[entry].driver_path : "");
     sim_json_key(j, "number", false);
     fprintf(out, "%d", c->number);
     sim_json_key(j, "grid", false);
@@ -191,9 +191,9 @@ static void sim_json_car(SimJson *j, const SimSession *s, const SimCar *c)
     sim_json_key(j, "position", false);
     fprintf(out, "%d", c->position);
     sim_json_key(j, "status", false);
-    sim_json_str(out, sim_status_name(c->status));
+    sim_json_write_string(out, sim_status_name(c->status));
     sim_json_key(j, "dnf_reason", false);
-    sim_json_str(out, c->status == SIM_DNF ? c->dnf_reason : "");
+    sim_json_write_string(out, c->status == SIM_DNF ? c->dnf_reason : "");
     sim_json_key(j, "laps", false);
     fprintf(out, "%d", c->laps);
     sim_json_key(j, "time_s", false);
@@ -220,7 +220,7 @@ static void sim_json_event(SimJson *j, const SimWorld *w, const SimEvent *e)
     FILE *out = j->out;
     fprintf(out, "{\"tick\":%s%ld,%s\"type\":%s", j->compact ? "" : " ", e->tick, j->compact ? "" : " ",
             j->compact ? "" : " ");
-    sim_json_str(out, sim_event_name(e->type));
+    sim_json_write_string(out, sim_event_name(e->type));
     const char *sep = j->compact ? "," : ", ";
     const char *colon = j->compact ? ":" : ": ";
     /* cars by race number, as everywhere else (the grid slot is the car's "grid" key) */
@@ -242,7 +242,7 @@ static void sim_json_event(SimJson *j, const SimWorld *w, const SimEvent *e)
     case SIM_EV_FINISH: fprintf(out, "%s\"car\"%s%d%s\"time_s\"%s%.6f", sep, colon, a, sep, colon, e->value); break;
     case SIM_EV_RETIRE:
         fprintf(out, "%s\"car\"%s%d%s\"reason\"%s", sep, colon, a, sep, colon);
-        sim_json_str(out, sim_world_car(w, e->a)->dnf_reason);
+        sim_json_write_string(out, sim_world_car(w, e->a)->dnf_reason);
         break;
     default: fprintf(out, "%s\"car\"%s%d%s\"lap\"%s%d", sep, colon, a, sep, colon, e->lap); break;
     }
@@ -289,13 +289,13 @@ void sim_results_write_json(const SimSession *s, FILE *out, bool with_events, bo
     SimJson j = {out, compact, 1};
     fputc('{', out);
     sim_json_key(&j, "race_file", true);
-    sim_json_str(out, race->path);
+    sim_json_write_string(out, race->path);
     sim_json_key(&j, "seed", false);
     fprintf(out, "%llu", (unsigned long long)sim_session_def(s)->seed);
     sim_json_key(&j, "track", false);
-    sim_json_str(out, trk_name(sim_world_track(w)));
+    sim_json_write_string(out, trk_name(sim_world_track(w)));
     sim_json_key(&j, "track_file", false);
-    sim_json_str(out, race->track_path);
+    sim_json_write_string(out, race->track_path);
     sim_json_key(&j, "track_length_m", false);
     sim_json_num(out, trk_length(sim_world_track(w)), true);
     sim_json_key(&j, "laps", false);

@@ -211,6 +211,11 @@ const DrvDriver *sim_session_driver(const SimSession *s, int car_id)
     return (car_id >= 0 && car_id < s->car_count) ? s->drivers[car_id] : NULL;
 }
 
+DrvDriver *sim_session_driver_rw(SimSession *s, int car_id)
+{
+    return (car_id >= 0 && car_id < s->car_count) ? s->drivers[car_id] : NULL;
+}
+
 int sim_session_entry_of(const SimSession *s, int car_id)
 {
     return (car_id >= 0 && car_id < s->car_count) ? s->entry_of[car_id] : -1;

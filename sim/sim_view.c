@@ -75,8 +75,8 @@ static inline double sim_draft_ahead(const SimDraftMe *dm, const DrvOther *c, do
     double gap = f - 0.5 * (dm->length_m + c->length_m);
     if (!(gap >= 0.0))
         return 1.0;
-    double lo = sim_fmax(dm->d_lo_m, c->d_m - 0.5 * c->width_m);
-    double hi = sim_fmin(dm->d_hi_m, c->d_m + 0.5 * c->width_m);
+    double lo = trk_fmax(dm->d_lo_m, c->d_m - 0.5 * c->width_m);
+    double hi = trk_fmin(dm->d_hi_m, c->d_m + 0.5 * c->width_m);
     double mean_w = 0.5 * (dm->width_m + c->width_m);
     return sim_draft_factor(gap, hi > lo ? (hi - lo) / mean_w : 0.0, dm->length_m);
 }

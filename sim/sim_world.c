@@ -205,7 +205,7 @@ int sim_world_add_car(SimWorld *w, const SimCarDef *def)
 }
 
 /* The per-step buffers, sized once the car list is final. */
-static int sim_world_start(SimWorld *w)
+int sim_world_start(SimWorld *w)
 {
     size_t n = (size_t)(w->car_count > 0 ? w->car_count : 1);
     w->views = calloc(n, sizeof *w->views);

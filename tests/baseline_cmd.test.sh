@@ -34,11 +34,27 @@ err=$("$prog" baseline compare "$tmp/crlf.txt" 2>&1 >/dev/null); rc=$?
 check "a CR LF baseline is named as such, with no raw CR in the message" $?
 
 # ---- a behaviour change fails (exit 1) and is reported per seed ----
-sed -i 's/^aggression = .*/aggression = 0.1/; s/^skirt = .*/skirt = 2.5/' "$tmp/driver.ini"
+sed -i 's/^aggression = .*/aggression = 0.1/; s/^skirt = .*/skirt = 2.5/; s/^grip_use = .*/grip_use = 0.9/' "$tmp/driver.ini"
 out=$("$prog" baseline compare "$base" 2>&1); rc=$?
 [ "$rc" -eq 1 ]; check "changed drivers: exit 1" $?
 printf '%s\n' "$out" | grep -q "^note: the race, track or driver files changed"; check "files note" $?
 printf '%s\n' "$out" | grep -q "^seed [0-9]*:"; check "per-seed change lines" $?
+# each changed seed comes with the command that opens it where the change shows (a count past the recorded one,
+# else the end), and that moment is in the race
+n_changed=$(printf '%s\n' "$out" | grep -c "^seed [0-9]*:")
+watch=$(printf '%s\n' "$out" | grep -E "^    watch: racesim run $race --seed [0-9]+ --at [0-9]+\.[0-9]{2}$")
+[ "$(printf '%s\n' "$watch" | grep -c .)" -eq "$n_changed" ]; check "a watch command per changed seed" $?
+w1=$(printf '%s\n' "$watch" | head -n 1)
+seed1=$(printf '%s\n' "$w1" | sed 's/.*--seed \([0-9]*\).*/\1/')
+at1=$(printf '%s\n' "$w1" | sed 's/.*--at //')
+"$prog" run "$race" --seed "$seed1" --headless --quiet --json "$tmp/changed.json" >/dev/null 2>&1
+python3 - "$tmp/changed.json" "$at1" <<'PY'; check "the watch moment is an event of the changed race, or its end" $?
+import json, sys
+r = json.load(open(sys.argv[1]))
+at = float(sys.argv[2])
+times = [e["tick"] / r["tick_hz"] for e in r["events"] if e["type"] in ("overtake", "collision", "offtrack")]
+sys.exit(0 if any(abs(t - at) < 0.006 for t in times) or abs(at - r["sim_time_s"]) < 0.006 else 1)
+PY
 cp tests/data/sim/driver.ini "$tmp/"
 
 # ---- bad files: exit 2, exact messages ----
@@ -76,6 +92,11 @@ out=$("$prog" check "$tmp" 2>&1); rc=$?
 [ "$rc" -eq 1 ] || [ "$rc" -eq 2 ]; check "check dir with a failure: nonzero" $?
 printf '%s\n' "$out" | grep -q "^FAIL $tmp/b_fail.ini (seed 1): no_contact_between #1, #2 1 contact (first at "
 check "check fail: line" $?
+# the failure comes with the command that opens it in the viewer at its moment: the pair's first contact
+first=$(printf '%s\n' "$out" | sed -n 's/.*(first at \([0-9.]*\) s).*/\1/p')
+printf '%s\n' "$out" | grep -qx "    watch: racesim run $tmp/b_fail.ini --seed 1 --at $first"
+check "check fail: the watch command at the first contact" $?
+printf '%s\n' "$out" | grep -q "watch: racesim run $tmp/a_pass.ini"; [ $? -ne 0 ]; check "check pass: no watch command" $?
 printf '[race]\ntrack = %s\n[start]\ncar = %s, 100, 0, 30\n[expect]\ncolisions_max = 0\n' "$oval" "$drv" > "$tmp/c_bad.ini"
 out=$("$prog" check "$tmp/c_bad.ini" 2>&1); rc=$?
 [ "$rc" -eq 2 ]; check "check bad file: exit 2" $?

@@ -1,7 +1,8 @@
 #!/bin/sh
 # render.test.sh: `racesim run RACE --screenshot FILE --at S` draws a real frame without a display.
 # Checks the BMP's header, that the track (asphalt, grass), several cars in their drivers' colours and the HUD's
-# text are in it, that the same frame is drawn identically twice, and that an unwritable path fails cleanly.
+# text are in it, that the same frame is drawn identically twice, that an unwritable path fails cleanly, and how --at
+# is refused or warned about.
 # usage: sh tests/render.test.sh PROGRAM BUILD_DIR      (prints "N passed, N failed" last)
 prog="$1"
 build="$2"
@@ -118,6 +119,16 @@ for y in (0, h // 2, h - 1):
 PY
 fi
 [ -s "$out/shot.json" ] && grep -q '"cars"' "$out/shot.json" && ok || bad "--json with --screenshot wrote nothing"
+
+# --at: the moment of a screenshot or of the window; refused headless, refused without a display outside a
+# screenshot, and a warning when it is past the finish (the picture then shows the end)
+"$prog" run "$race" --headless --at 5 >/dev/null 2>"$out/err"
+[ $? = 2 ] && grep -q "cannot be --headless" "$out/err" && ok || bad "--headless --at: $(cat "$out/err")"
+DISPLAY= WAYLAND_DISPLAY= "$prog" run "$race" --at 5 >/dev/null 2>"$out/err"
+[ $? = 2 ] && grep -q "no display" "$out/err" && ok || bad "--at without a display: $(cat "$out/err")"
+"$prog" run "$race" --laps 1 --screenshot "$out/late.png" --at 100000 >/dev/null 2>"$out/err"
+[ $? = 0 ] && [ -s "$out/late.png" ] && grep -q "past the end of the race" "$out/err" && ok ||
+    bad "--at past the finish: $(cat "$out/err")"
 
 [ -n "$RENDER_TEST_DEBUG" ] && echo "grass $grass asphalt $asphalt cars $seen/$total text $text"
 rm -f "$out/colours"

@@ -27,7 +27,8 @@ check at-bad 2 "racesim run: --at: expected a number of seconds 0..1000000, got 
     "$prog" run "$race" --headless --at soon
 check missing-value 2 "racesim run: --json needs a value" "$prog" run "$race" --headless --json
 check unknown 2 "racesim run: unknown option '--fast'" "$prog" run "$race" --fast
-check at-alone 2 "racesim run: --at only sets the time of a --screenshot" "$prog" run "$race" --headless --at 3
+check headless-at 2 "racesim run: --at is the moment the viewer opens at (or a --screenshot's): it cannot be --headless" \
+    "$prog" run "$race" --headless --at 3
 check headless-shot 2 "racesim run: --screenshot renders the viewer's frame: it cannot be --headless" \
     "$prog" run "$race" --headless --screenshot x.png
 check two-races 2 "racesim run: more than one race file ('$race' and 'x.ini')" "$prog" run "$race" x.ini

@@ -108,7 +108,7 @@ static int test_errors(void)
         {"[driver]\nnick = Ace\n", "bad.ini:2: [driver] unknown key 'nick'"},
         {"[driver]\nname = A\n[engine]\npower = 9\n",
          "bad.ini:3: unknown section [engine] (expected [driver], [behaviour] or [map])"},
-        {"name = Ace\n", "bad.ini:1: key 'name' outside any section"},
+        {"name = Ace\n", "bad.ini:1: key 'name' outside a section (expected [driver], [behaviour] or [map])"},
         {"[driver]\nname Ace\n", "bad.ini:2: syntax error (expected [section], key = value or a ; comment)"},
         {"[driver\nname = Ace\n", "bad.ini:1: syntax error (expected [section], key = value or a ; comment)"},
         /* the first error wins, whatever its kind */
@@ -139,7 +139,7 @@ static int test_long_line_and_junk(void)
     DrvPersonality p;
     char err[256];
     TST_CHECK(drv_personality_parse_string(text, "long.ini", &p, err, sizeof err) != 0);
-    TST_CHECK(strncmp(err, "long.ini:2: line too long", 25) == 0);
+    TST_STR_EQ(err, "long.ini:2: line too long (at most 198 characters)");
     /* a missing file */
     TST_CHECK(drv_personality_load("data/drivers/no-such-driver.ini", &p, err, sizeof err) != 0);
     TST_CHECK(strncmp(err, "data/drivers/no-such-driver.ini:0: cannot open", 46) == 0);

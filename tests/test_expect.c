@@ -166,7 +166,8 @@ static int test_start_car_errors(void)
     TST_CHECK(parse("[race]\ntrack = oval.ini\n[start]\ncar = nowhere.ini, 100, 2, 30\n") != 0);
     TST_STR_EQ(err, PATH ":4: [start] car: cannot open 'tests/data/sim/nowhere.ini'");
     TST_CHECK(parse("[race]\ntrack = oval.ini\n[expects]\n") != 0);
-    TST_STR_EQ(err, PATH ":3: unknown section [expects]");
+    TST_STR_EQ(err, PATH ":3: unknown section [expects] "
+                    "(expected [race], [car], [grid], [start] or [expect])");
     return 0;
 }
 
@@ -244,6 +245,39 @@ static int test_eval_fail(void)
     TST_STR_EQ(find_check("position Ace Moreau")->limit_text, "= P1");
     TST_STR_EQ(find_check("no_contact_between Slow Car, #1")->measured_text, "2 contacts (first at 3.25 s)");
     TST_STR_EQ(find_check("drafted_s_min Ace Moreau")->measured_text, "1.00 s");
+    return 0;
+}
+
+/* A failed check says when its failure shows: the collision past the limit, the pair's first contact, the first
+ * retirement, the finish for places; the report, the earliest of them. A passed check, and a failure without a
+ * moment (too little drafting), say none. */
+static int test_eval_moments(void)
+{
+    TST_CHECK(parse(good) == 0);
+    make_facts();
+    facts.duration_s = 300.0;
+    facts.collisions = 3;
+    facts.collision_at_s[0] = 12.5f;
+    facts.collision_at_s[1] = 40.25f;
+    facts.collision_at_s[2] = 90.0f;
+    facts.contacts[0][1] = facts.contacts[1][0] = 1;
+    facts.first_contact_s[0][1] = facts.first_contact_s[1][0] = 90.0f;
+    facts.cars[1].status = SIM_DNF;
+    facts.first_retire_s = 200.0f;
+    facts.cars[0].position = 2;
+    facts.cars[1].position = 1;
+    facts.cars[0].drafted_s = 1.0;
+    lab_expect_eval(&expect, &facts, &report);
+    TST_NEAR(find_check("collisions_max")->at_s, 40.25, 1e-9); /* the limit is 1: the second collision */
+    TST_NEAR(find_check("no_contact_between Slow Car, #1")->at_s, 90.0, 1e-9);
+    TST_NEAR(find_check("finish_all")->at_s, 200.0, 1e-9);
+    TST_NEAR(find_check("position Ace Moreau")->at_s, 300.0, 1e-9);
+    TST_CHECK(find_check("drafted_s_min Ace Moreau")->at_s < 0.0);
+    TST_CHECK(find_check("clearance_min #1, #2")->pass && find_check("clearance_min #1, #2")->at_s < 0.0);
+    TST_NEAR(report.at_s, 40.25, 1e-9);
+    make_facts();
+    lab_expect_eval(&expect, &facts, &report);
+    TST_CHECK(report.pass && report.at_s < 0.0);
     return 0;
 }
 
@@ -378,6 +412,7 @@ int main(void)
     TST_RUN(test_eval_pass);
     TST_RUN(test_eval_fail);
     TST_RUN(test_after_lap1_keys);
+    TST_RUN(test_eval_moments);
     TST_RUN(test_worst_run);
     TST_RUN(test_eval_across);
     TST_RUN(test_run_held_cars);

@@ -24,7 +24,7 @@ typedef struct FuzzTarget {
 static const FuzzTarget fuzz_targets[] = {
     {"track_ini", fuzz_track_ini}, {"track_csv", fuzz_track_csv}, {"track_xml", fuzz_track_xml},
     {"driver_ini", fuzz_driver_ini}, {"car_ini", fuzz_car_ini}, {"race_ini", fuzz_race_data},
-    {"baseline", fuzz_baseline},   {"record", fuzz_record},
+    {"baseline", fuzz_baseline},   {"record", fuzz_record},       {"cli", fuzz_cli},
 };
 
 /* Reads a whole file; NULL when it cannot. */

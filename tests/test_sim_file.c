@@ -22,9 +22,10 @@ typedef struct BadCase {
 } BadCase;
 
 static const BadCase bad_cases[] = {
-    {"[rase]\nx = 1\n", T_PATH ":1: unknown section [rase]"},
-    {"laps = 3\n[race]\n", T_PATH ":1: 'laps' outside a section (expected [race] first)"},
-    {"[race]\nfoo\n", T_PATH ":2: syntax error (expected 'key = value' or '[section]')"},
+    {"[rase]\nx = 1\n", T_PATH ":1: unknown section [rase] (expected [race], [car], [grid], [start] or [expect])"},
+    {"laps = 3\n[race]\n", T_PATH ":1: key 'laps' outside a section "
+                                 "(expected [race], [car], [grid], [start] or [expect])"},
+    {"[race]\nfoo\n", T_PATH ":2: syntax error (expected [section], key = value or a ; comment)"},
     {T_HEAD "lapz = 3\n" T_GRID, T_PATH ":3: [race] unknown key 'lapz'"},
     {T_HEAD "laps = x\n" T_GRID, T_PATH ":3: [race] laps: expected an integer 0..1000, got 'x'"},
     {T_HEAD "laps = 1001\n" T_GRID, T_PATH ":3: [race] laps: expected an integer 0..1000, got '1001'"},
@@ -131,6 +132,38 @@ static int test_line_too_long(void)
     return 0;
 }
 
+/* Track, driver, car and race files share one INI reader: the same problem, worded the same, on the same line. */
+static int test_one_reader_for_every_ini_file(void)
+{
+    char text[400], err[4][TRK_ERR_LEN];
+    DrvPersonality pers;
+    SimCarSpec spec;
+    SimRace *race = malloc(sizeof *race);
+    TST_CHECK(race != NULL);
+    const char *const header[4] = {"[track]", "[driver]", "[car]", "[race]"};
+    const char *const problem[3] = {"; %0197d\n", "bogus line\n", "\xEF\xBB\xBF\n"};
+    /* a byte-order mark counts only before the first header: on line 2 it is a syntax error */
+    const char *const message[3] = {"f.ini:2: line too long (at most 198 characters)",
+                                    "f.ini:2: syntax error (expected [section], key = value or a ; comment)",
+                                    "f.ini:2: syntax error (expected [section], key = value or a ; comment)"};
+    for (int k = 0; k < 3; k++) {
+        for (int i = 0; i < 4; i++) {
+            int n = snprintf(text, sizeof text, "%s\n", header[i]);
+            snprintf(text + n, sizeof text - (size_t)n, problem[k], 0);
+            TrkTrack *t = NULL;
+            int rc = i == 0   ? (t = trk_load_ini_string(text, "f.ini", NULL, err[i], sizeof err[i])) == NULL
+                     : i == 1 ? drv_personality_parse_string(text, "f.ini", &pers, err[i], sizeof err[i])
+                     : i == 2 ? sim_car_spec_parse_string(text, "f.ini", &spec, err[i], sizeof err[i])
+                              : sim_race_parse_string(text, "f.ini", race, err[i], sizeof err[i]);
+            trk_free(t);
+            TST_CHECK(rc != 0);
+            TST_STR_EQ(err[i], message[k]);
+        }
+    }
+    free(race);
+    return 0;
+}
+
 static int test_good_race_file(void)
 {
     char err[1024];
@@ -150,6 +183,8 @@ static int test_good_race_file(void)
     TST_CHECK(!t_race->entries[0].placed);
     TST_NEAR(t_race->car.length_m, 4.6, 1e-12); /* the default car */
     TST_CHECK(t_race->points_count == 10 && t_race->points[0] == 25 && t_race->points[9] == 1); /* default table */
+    /* a byte-order mark before the first header (an editor's UTF-8 signature) */
+    TST_CHECK(parse("\xEF\xBB\xBF" T_HEAD T_GRID, err, sizeof err) == 0 && t_race->entry_count == 1);
     rc = parse(T_HEAD "points = 10, 6,4 , 0\n" T_GRID, err, sizeof err);
     TST_CHECK(rc == 0 && t_race->points_count == 4 && t_race->points[1] == 6 && t_race->points[2] == 4);
     /* a car file, a start placement, comments and blank lines */
@@ -185,11 +220,11 @@ static int test_car_files(void)
     TST_NEAR(spec.dyn.mass_kg, 900.0, 1e-12);
     TST_NEAR(spec.width_m, 2.0, 1e-12);
     TST_CHECK(sim_car_spec_parse_string("[car]\nmass_kg = 900\n[wheels]\n", "c.ini", &spec, err, sizeof err) != 0);
-    TST_STR_EQ(err, "c.ini:3: unknown section [wheels]");
+    TST_STR_EQ(err, "c.ini:3: unknown section [wheels] (expected [car])");
     TST_CHECK(sim_car_spec_parse_string("[car]\nlength_m = 0.5\n", "c.ini", &spec, err, sizeof err) != 0);
     TST_STR_EQ(err, "c.ini:2: [car] length_m: expected a number 1..50, got '0.5'");
     TST_CHECK(sim_car_spec_parse_string("mu = 1\n", "c.ini", &spec, err, sizeof err) != 0);
-    TST_STR_EQ(err, "c.ini:1: 'mu' outside a section (expected [car])");
+    TST_STR_EQ(err, "c.ini:1: key 'mu' outside a section (expected [car])");
     TST_CHECK(sim_car_spec_load("tests/data/sim/car.ini", &spec, err, sizeof err) == 0);
     TST_NEAR(spec.dyn.power_w, 300e3, 1e-6);
     return 0;
@@ -212,6 +247,7 @@ int main(void)
     TST_RUN(test_bad_race_files);
     TST_RUN(test_errors_of_named_files);
     TST_RUN(test_line_too_long);
+    TST_RUN(test_one_reader_for_every_ini_file);
     TST_RUN(test_good_race_file);
     TST_RUN(test_car_files);
     TST_RUN(test_junk_does_not_crash);

@@ -237,6 +237,23 @@ static int test_record_round_trip(void)
     return 0;
 }
 
+/* Strings go through the project's one JSON string writer and come back from the reader unchanged, whatever the
+ * bytes a path holds. */
+static int test_record_strings_escaped(void)
+{
+    static LabRecord a, b;
+    make_race_record(&a, 4);
+    snprintf(a.race, sizeof a.race, "r\"a\\c\nd\te\x01" "f\x7fg/\xc3\xa9.ini");
+    char *text = record_text(&a);
+    TST_CHECK(text != NULL);
+    TST_CHECK(strstr(text, "\"race_file\":\"r\\\"a\\\\c\\nd\\te\\u0001f\\u007fg/\xc3\xa9.ini\"") != NULL);
+    char err[512];
+    TST_CHECK(lab_record_parse(text, strlen(text) - 1, "x.jsonl", 1, &b, err, sizeof err) == 0);
+    TST_STR_EQ(b.race, a.race);
+    free(text);
+    return 0;
+}
+
 static int test_ab_record_round_trip(void)
 {
     static LabRecord a, b;
@@ -506,6 +523,7 @@ int main(void)
     TST_RUN(test_paired_tests);
     TST_RUN(test_record_round_trip);
     TST_RUN(test_ab_record_round_trip);
+    TST_RUN(test_record_strings_escaped);
     TST_RUN(test_ab_small_samples);
     TST_RUN(test_sprt_llr);
     TST_RUN(test_sprt_rules);

@@ -304,8 +304,8 @@ static int test_spot_and_line_with_speed_match_queries(void)
     return 0;
 }
 
-/* trk_speed_at as trk_profile.c computed it before it moved inline (trk_inline.h), with the general wrap: a reference
- * that shares no code with the inline form. */
+/* trk_speed_at written the plain way, with the general wrap: a reference that shares no code with the inline form
+ * (trk_fast.h). */
 static double speed_at_reference(const TrkSpeedProfile *p, double s_m, int *hint)
 {
     double L = p->length_m;
@@ -319,7 +319,7 @@ static double speed_at_reference(const TrkSpeedProfile *p, double s_m, int *hint
     return p->v_mps[i] + f * (p->v_mps[i + 1] - p->v_mps[i]);
 }
 
-/* The look-ups that are inline (trk_inline.h) give, worked into this file, exactly what their external definitions
+/* The look-ups that are inline (trk_fast.h) give, worked into this file, exactly what their external definitions
  * in the track module give (called through pointers, which the compiler cannot inline), and trk_speed_at what its
  * former definition gave; on and off the lap, at the seam and on the sample grid, for a profile built on the track
  * and for one built on another track. */

@@ -100,6 +100,14 @@ refused "no --iterations" "racesim tune: --iterations N is required" \
 # shellcheck disable=SC2086
 refused "metric without a tuning sense" "racesim tune: --metric: expected points, position or time, got 'overtakes'" \
     $tune --param behaviour.grip_use=0.85:1 --metric overtakes
+# seeds: iterations 1..N use N*P seeds and the final check 2*P more; none may pass 2^64-1 (as in batch and ab)
+refused "seeds past the largest" \
+    "racesim tune: seeds 18446744073709551614 + 3 races run past the largest seed (18446744073709551615)" \
+    tune $race --laps 1 --driver $base --iterations 1 --pairs 1 --param behaviour.grip_use=0.85:1 \
+    --seed 18446744073709551614
+"$prog" tune $race --laps 1 --driver $base --iterations 1 --pairs 1 --param behaviour.grip_use=0.85:1 \
+    --seed 18446744073709551613 >"$tmp/last.txt" 2>&1
+check "the last seeds run" grep -qF 'on seeds 18446744073709551614..18446744073709551615' "$tmp/last.txt"
 # shellcheck disable=SC2086
 refused "--out over the driver file" \
     "racesim tune: refusing to write '$base': it is an input of this command" \

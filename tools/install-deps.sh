@@ -11,6 +11,11 @@ command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v make >/dev/null 2>&1 || need="$need make"
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need="$need fonts-dejavu-core"
 command -v xvfb-run >/dev/null 2>&1 || need="$need xvfb xauth"
+# `racesim run --video` pipes the viewer's frames to ffmpeg (its tests probe the clip with ffprobe)
+command -v ffmpeg >/dev/null 2>&1 || need="$need ffmpeg"
+# tests/window.test.sh drives a real window under Xvfb: xdotool presses the keys, ImageMagick's import captures it
+command -v xdotool >/dev/null 2>&1 || need="$need xdotool"
+command -v import >/dev/null 2>&1 || need="$need imagemagick"
 command -v parallel >/dev/null 2>&1 || need="$need parallel"
 # tests/experiments.test.sh compares a batch record with a run's JSON through python3's json module
 command -v python3 >/dev/null 2>&1 || need="$need python3"

@@ -1,5 +1,7 @@
 /* trk.c: the queries of a built track (Frenet look-ups, poses, widths, curvature, the summary). Building is in
- * trk_build.c. */
+ * trk_build.c. It also holds the external definitions of the inline look-ups of trk_fast.h and the public functions
+ * of trk.h that call them (TRK_FAST_DEFINE: no defines of the public names to the inline ones here). */
+#define TRK_FAST_DEFINE
 #include "trk_internal.h"
 
 #include <math.h>
@@ -42,21 +44,60 @@ double trk_delta_s(const TrkTrack *track, double from_m, double to_m)
     return d >= 0.5 * L ? d - L : d;
 }
 
-/* The external definitions of the inline look-ups in trk_inline.h (for calls the compiler does not inline). */
-extern inline double trk_wrap_s(const TrkTrack *track, double s_m);
-extern inline TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint);
+/* The external definitions of the inline look-ups of trk_fast.h (for calls the compiler does not inline). */
+extern inline double trk_fast_wrap_s(const TrkTrack *track, double s_m);
 extern inline int trk_locate_in(const TrkTrack *track, double length_m, double ds_m, int n, double s_m, double *frac);
 extern inline int trk_locate(const TrkTrack *track, double s_m, double *frac);
 extern inline double trk_lerp(double a, double b, double f);
 extern inline TrkGeometry trk_geometry_mix(const TrkSample *a, const TrkSample *b, double f);
 extern inline TrkSpot trk_spot_mix(const TrkTrack *track, int i, double f);
-extern inline TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint);
-extern inline void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n);
+extern inline TrkSpot trk_fast_spot_at(const TrkTrack *track, double s_m, int *hint);
+extern inline TrkGeometry trk_fast_geometry_at(const TrkTrack *track, double s_m, int *hint);
+extern inline void trk_fast_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n);
+extern inline double trk_fast_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint);
 extern inline bool trk_profile_on_grid(const TrkTrack *track, const TrkSpeedProfile *profile);
-extern inline TrkSpot trk_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m, int *hint,
-                                        double *speed_mps);
-extern inline void trk_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m,
-                                    double *line_out, double *speed_out, int n);
+extern inline TrkSpot trk_fast_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m,
+                                             int *hint, double *speed_mps);
+extern inline void trk_fast_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m,
+                                         double *line_out, double *speed_out, int n);
+
+/* The same look-ups as trk.h declares them, for files that do not include trk_fast.h. */
+double trk_wrap_s(const TrkTrack *track, double s_m)
+{
+    return trk_fast_wrap_s(track, s_m);
+}
+
+TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint)
+{
+    return trk_fast_spot_at(track, s_m, hint);
+}
+
+TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint)
+{
+    return trk_fast_geometry_at(track, s_m, hint);
+}
+
+void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n)
+{
+    trk_fast_line_d_n(track, s_m, out, n);
+}
+
+double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint)
+{
+    return trk_fast_speed_at(profile, s_m, hint);
+}
+
+TrkSpot trk_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m, int *hint,
+                          double *speed_mps)
+{
+    return trk_fast_spot_speed_at(track, profile, s_m, hint, speed_mps);
+}
+
+void trk_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m, double *line_out,
+                      double *speed_out, int n)
+{
+    trk_fast_line_speed_n(track, profile, s_m, line_out, speed_out, n);
+}
 
 /* Between samples everything is linear, with the tangent renormalised: cheap, and exactly invertible by
  * trk_to_frenet. The sample after i is samples[i + 1] for every i < n (sample n repeats sample 0). */
@@ -153,7 +194,7 @@ static void trk_project_near(const TrkTrack *t, int i, double x, double y, doubl
         *s = i * t->ds_m;
         *d = (x - a->x_m) * -a->ty + (y - a->y_m) * a->tx;
     }
-    *s = trk_wrap_s(t, *s);
+    *s = trk_fast_wrap_s(t, *s);
 }
 
 static int trk_nearest_global(const TrkTrack *t, double x, double y)

@@ -8,7 +8,12 @@
  * Conventions: s is arc length along the centre line in metres, in [0, length) after wrapping; d is the signed
  * lateral offset in metres, left of the direction of travel positive. Curvature is signed, left turns positive.
  *
- * The track module uses libc and libm only. Errors are returned with a message buffer, never printed.
+ * TrkTrack and TrkSpeedProfile are opaque. The look-ups that run several times per car and tick (trk_wrap_s,
+ * trk_geometry_at, trk_spot_at, trk_line_d_n, trk_speed_at, trk_spot_speed_at, trk_line_speed_n) are plain calls
+ * here; a hot file that includes trk_fast.h instead gets them inlined, with the same results.
+ *
+ * The track module uses libc and libm only (and inih for INI files). Errors are returned with a message buffer,
+ * never printed.
  */
 #ifndef TRK_H
 #define TRK_H
@@ -83,6 +88,51 @@ void trk_text_printable(char *s);
 /* True when s is valid UTF-8 without control characters: what a name shown in a window and written to JSON needs. */
 bool trk_text_is_name(const char *s);
 
+/* ---- INI files (trk_ini.c) --------------------------------------------------------------------------------- */
+
+/* Every INI file of the project (tracks, drivers, cars, races) is parsed by inih through this one reader, so all of
+ * them count lines, treat sections and word their errors alike: "path:line: what is wrong", the first error in the
+ * file reported (inih's own syntax errors included). A line longer than TRK_INI_MAX_LINE characters is an error;
+ * a "[name]" header not in `sections` is an error on its own line, and so is a key before any header. */
+#define TRK_INI_MAX_LINE 198     /* characters in a line, its newline not counted (inih's buffer) */
+#define TRK_INI_NO_SECTION (-1)  /* TrkIni.section before the first header */
+#define TRK_INI_UNKNOWN_SECTION (-2)
+
+/* Called for each key of a known section (and each continuation line of a value, with the same name). `name` and
+ * `value` live only during the call. Errors go to trk_ini_fail. */
+typedef void TrkIniHandler(void *user, const char *section, const char *name, const char *value);
+
+typedef struct TrkIni {
+    const char *path;              /* named in messages */
+    const char *const *sections;   /* the known section names, NULL-terminated */
+    void (*on_section)(void *user, int section); /* NULL, or called at each known header (index into sections) */
+    /* kept by the parse; read them in the callbacks */
+    int line;         /* the line being parsed, 1-based */
+    int section;      /* index of the current section, or TRK_INI_NO_SECTION / TRK_INI_UNKNOWN_SECTION */
+    bool failed;      /* an error is kept in err */
+    int err_line;     /* its line (0: not about one line) */
+    char *err;
+    size_t err_len;
+    /* the reader's own */
+    const char *text;
+    size_t pos;
+    bool key_seen;    /* a key since the last header: an indented line continues its value */
+    TrkIniHandler *on_key;
+    void *user;
+} TrkIni;
+
+/* Prepares a parse of `path` (err may be NULL). Set on_section afterwards if needed. */
+void trk_ini_init(TrkIni *ini, const char *path, const char *const *sections, char *err, size_t err_len);
+/* Parses text (which ends at its first NUL), calling on_key(user, ...) for each key; returns 0, or 1 with the first
+ * error in err. */
+int trk_ini_parse(TrkIni *ini, const char *text, TrkIniHandler *on_key, void *user);
+/* Keeps "path:line: what" as the parse's error unless one is kept already; control characters become '?'. */
+void trk_ini_fail(TrkIni *ini, int line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 void trk_free(TrkTrack *track);
 
 /* The warnings of loading, one a line, each ending in a newline, or "" if none: a bridge ("centre line crosses
@@ -95,7 +145,7 @@ const char *trk_warning(const TrkTrack *track);
 
 const char *trk_name(const TrkTrack *track);
 double trk_length(const TrkTrack *track);
-inline double trk_wrap_s(const TrkTrack *track, double s_m);     /* into [0, length) */
+double trk_wrap_s(const TrkTrack *track, double s_m);            /* into [0, length) */
 double trk_delta_s(const TrkTrack *track, double from_m, double to_m); /* signed shortest, in [-L/2, L/2) */
 
 TrkPose trk_pose_at(const TrkTrack *track, double s_m, int *hint);
@@ -113,7 +163,7 @@ typedef struct TrkGeometry {
     double left_m;  /* as trk_width_left */
     double right_m; /* as trk_width_right */
 } TrkGeometry;
-inline TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint);
+TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint);
 
 /* Racing line: lateral offset d(s) of the minimum-curvature line, m; its curvature (1/m, signed). */
 double trk_line_d(const TrkTrack *track, double s_m, int *hint);
@@ -127,10 +177,10 @@ typedef struct TrkSpot {
     double line_d_m;   /* m, as trk_line_d */
     double line_kappa; /* 1/m, as trk_line_curvature */
 } TrkSpot;
-inline TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint);
+TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint);
 /* trk_line_d at n arc lengths (out[i] at s_m[i]), each bit-identical to its own query, for callers that sample the
  * line along a stretch. */
-inline void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n);
+void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n);
 
 /* Summary for `racesim track` and tests. */
 typedef struct TrkSummary {
@@ -143,6 +193,14 @@ typedef struct TrkSummary {
 TrkSummary trk_summary(const TrkTrack *track);
 /* trk_summary's max_width_m alone, m: a pass over the widths without the summary's curvature and corner scans. */
 double trk_max_width(const TrkTrack *track);
+
+/* ---- numbers ----------------------------------------------------------------------------------------------- */
+
+/* fmin and fmax as compares, for the sim's and the drivers' per-tick code: the library calls are inlined only with
+ * -ffinite-math-only. Bit for bit what glibc's x86-64 fmin/fmax give (minsd/maxsd after a NaN test): a NaN operand
+ * yields the other one, and of two equal operands (+0.0 and -0.0 included) the second is returned. */
+static inline double trk_fmin(double a, double b) { return a < b || b != b ? a : b; }
+static inline double trk_fmax(double a, double b) { return a > b || b != b ? a : b; }
 
 /* ---- vehicle and speed profile ----------------------------------------------------------------------------- */
 
@@ -198,19 +256,15 @@ typedef struct TrkSpeedProfile TrkSpeedProfile;
 TrkSpeedProfile *trk_speed_profile_create(const TrkTrack *track, const TrkCarParams *car, TrkPath path,
                                           double grip_scale);
 void trk_speed_profile_free(TrkSpeedProfile *profile);
-inline double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint); /* m/s, interpolated */
+double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint); /* m/s, interpolated */
 /* trk_spot_at and trk_speed_at (into *speed_mps) at one arc length, and trk_line_d and trk_speed_at at n arc lengths,
  * from one sample look-up each for a profile built on `track` (a driver reads the track and its speed plan at its
  * own position every tick, and the line and the plan together along its braking distance); each value is
  * bit-identical to its own query, whatever the profile and s. */
-inline TrkSpot trk_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m, int *hint,
-                                 double *speed_mps);
-inline void trk_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m,
-                             double *line_out, double *speed_out, int n);
+TrkSpot trk_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m, int *hint,
+                          double *speed_mps);
+void trk_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m, double *line_out,
+                      double *speed_out, int n);
 double trk_profile_lap_time(const TrkSpeedProfile *profile);                /* s, flying lap along the path */
-
-/* The functions declared inline above run several times per car and tick: their definitions, and the table layout
- * they read, are in trk_inline.h. */
-#include "trk_inline.h"
 
 #endif

@@ -1,9 +1,9 @@
 /* trk_internal.h: private declarations of the track module, shared by its .c files (never included outside track/).
- * The layout of the track and the speed profile is in trk_inline.h (through trk.h), for the inline look-ups. */
+ * The layout of the track and the speed profile is in trk_fast.h, with the inline look-ups that read it. */
 #ifndef TRK_INTERNAL_H
 #define TRK_INTERNAL_H
 
-#include "trk.h"
+#include "trk_fast.h"
 
 #define TRK_MAX_POINTS 200000    /* control points accepted by trk_create */
 #define TRK_MAX_LENGTH_M 200000.0 /* longest track accepted, m (bounds the sample table) */

@@ -1,12 +1,10 @@
-/* trk_load.c: track files. INI ([track] name, width; [points] p = x, y[, left, right]) read with inih through a
- * line-counting reader, and CSV centrelines (x_m, y_m, w_tr_right_m, w_tr_left_m); TORCS XML is in trk_torcs.c. Every problem becomes one line
- * "path:line: what is wrong"; nothing in the input can crash the parsers. */
+/* trk_load.c: track files. INI ([track] name, width; [points] p = x, y[, left, right]) read by the project's INI
+ * reader (trk_ini.c), and CSV centrelines (x_m, y_m, w_tr_right_m, w_tr_left_m); TORCS XML is in trk_torcs.c. Every
+ * problem becomes one line "path:line: what is wrong"; nothing in the input can crash the parsers. */
 #include "trk_internal.h"
 
 #include <errno.h>
-#include <ini.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,143 +183,109 @@ static TrkTrack *trk_build(TrkPointList *l, const char *name, const char *path, 
  * INI
  *--------------------------------------------------------------------------------------------------------------*/
 
-typedef struct TrkIni {
-    const char *path;
-    const char *p, *end; /* unread text */
-    int line;            /* lines handed to inih so far: the current line inside the handler */
+typedef struct TrkIniParse {
+    TrkIni ini;
     char name[TRK_NAME_LEN];
     int has_name, has_width, has_line_margin;
     double width_m;
     double line_margin_m;
     TrkPointList list;
-    int err_line; /* 0: no error yet */
-    char err[TRK_ERR_LEN];
-} TrkIni;
+} TrkIniParse;
 
-static void trk_ini_fail(TrkIni *s, const char *fmt, ...)
-{
-    if (s->err_line)
-        return; /* the first problem is the one reported */
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(s->err, sizeof s->err, fmt, ap);
-    va_end(ap);
-    s->err_line = s->line > 0 ? s->line : 1;
-}
+/* The first problem is the one reported, on the line being parsed. */
+#define trk_ini_bad(s, ...) trk_ini_fail(&(s)->ini, (s)->ini.line, __VA_ARGS__)
 
-/* Hands inih one line at a time and counts them; a line longer than inih's buffer is reported, not split. */
-static char *trk_ini_reader(char *str, int num, void *stream)
-{
-    TrkIni *s = stream;
-    if (s->p >= s->end || num < 3)
-        return NULL;
-    const char *nl = memchr(s->p, '\n', (size_t)(s->end - s->p));
-    const char *le = nl ? nl : s->end;
-    size_t len = (size_t)(le - s->p);
-    s->line++;
-    if (len > (size_t)num - 2) {
-        trk_ini_fail(s, "line too long (more than %d characters)", num - 3);
-        len = 0;
-    } else {
-        memcpy(str, s->p, len);
-    }
-    str[len] = '\n';
-    str[len + 1] = '\0';
-    s->p = nl ? nl + 1 : s->end;
-    return str;
-}
-
-static void trk_ini_point(TrkIni *s, const char *value)
+static void trk_ini_point(TrkIniParse *s, const char *value)
 {
     const char *fb[4], *fe[4];
     const char *e = value + strlen(value);
     int nf = trk_split(value, e, fb, fe, 4);
     if (nf != 2 && nf != 4) {
-        trk_ini_fail(s, "[points] p: expected 2 or 4 numbers, got %d", nf);
+        trk_ini_bad(s, "[points] p: expected 2 or 4 numbers, got %d", nf);
         return;
     }
     double v[4] = {0, 0, 0, 0};
     char msg[TRK_ERR_LEN];
     for (int i = 0; i < nf; i++)
         if (!trk_field_num(fb[i], fe[i], &v[i], msg, sizeof msg, "[points] p: ")) {
-            trk_ini_fail(s, "%s", msg);
+            trk_ini_bad(s, "%s", msg);
             return;
         }
     if (nf == 4 && (v[2] <= 0.0 || v[3] <= 0.0)) {
-        trk_ini_fail(s, "[points] p: width must be > 0");
+        trk_ini_bad(s, "[points] p: width must be > 0");
         return;
     }
     if (fabs(v[0]) > TRK_MAX_COORD_M || fabs(v[1]) > TRK_MAX_COORD_M) {
-        trk_ini_fail(s, "[points] p: coordinate out of range (|x|, |y| <= %.0f m)", TRK_MAX_COORD_M);
+        trk_ini_bad(s, "[points] p: coordinate out of range (|x|, |y| <= %.0f m)", TRK_MAX_COORD_M);
         return;
     }
     if (nf == 4 && (v[2] > TRK_MAX_WIDTH_M || v[3] > TRK_MAX_WIDTH_M)) {
-        trk_ini_fail(s, "[points] p: width must be <= %.0f m", TRK_MAX_WIDTH_M);
+        trk_ini_bad(s, "[points] p: width must be <= %.0f m", TRK_MAX_WIDTH_M);
         return;
     }
     TrkPointDef p = {v[0], v[1], v[2], v[3]};
     if (s->list.n > 0 && trk_same_point(&p, &s->list.pts[s->list.n - 1])) {
-        trk_ini_fail(s, "[points] p: duplicate of the previous point");
+        trk_ini_bad(s, "[points] p: duplicate of the previous point");
         return;
     }
     if (s->list.n >= TRK_MAX_POINTS) {
-        trk_ini_fail(s, "[points] too many points (at most %d)", TRK_MAX_POINTS);
+        trk_ini_bad(s, "[points] too many points (at most %d)", TRK_MAX_POINTS);
         return;
     }
-    if (!trk_list_push(&s->list, p, s->line, nf == 4))
-        trk_ini_fail(s, "out of memory");
+    if (!trk_list_push(&s->list, p, s->ini.line, nf == 4))
+        trk_ini_bad(s, "out of memory");
 }
 
 /* [track] line_margin: how far the racing line keeps from each edge, m. */
-static void trk_ini_line_margin(TrkIni *s, const char *value)
+static void trk_ini_line_margin(TrkIniParse *s, const char *value)
 {
     if (s->has_line_margin) {
-        trk_ini_fail(s, "duplicate key 'line_margin' in [track]");
+        trk_ini_bad(s, "duplicate key 'line_margin' in [track]");
         return;
     }
     const char *b = value, *e = value + strlen(value);
     trk_trim(&b, &e);
     char msg[TRK_ERR_LEN];
     if (!trk_field_num(b, e, &s->line_margin_m, msg, sizeof msg, "[track] line_margin: ")) {
-        trk_ini_fail(s, "%s", msg);
+        trk_ini_bad(s, "%s", msg);
         return;
     }
     if (!(s->line_margin_m >= 0.0 && s->line_margin_m <= TRK_MAX_LINE_MARGIN_M)) {
-        trk_ini_fail(s, "[track] line_margin: expected a number in 0..%.0f m, got '%s'", TRK_MAX_LINE_MARGIN_M, b);
+        trk_ini_bad(s, "[track] line_margin: expected a number in 0..%.0f m, got '%s'", TRK_MAX_LINE_MARGIN_M, b);
         return;
     }
     s->has_line_margin = 1;
 }
 
-static void trk_ini_track_key(TrkIni *s, const char *name, const char *value)
+static void trk_ini_track_key(TrkIniParse *s, const char *name, const char *value)
 {
     if (strcmp(name, "name") == 0) {
         if (s->has_name) {
-            trk_ini_fail(s, "duplicate key 'name' in [track]");
+            trk_ini_bad(s, "duplicate key 'name' in [track]");
             return;
         }
         const char *b = value, *e = value + strlen(value);
         trk_trim(&b, &e);
         if (b == e) {
-            trk_ini_fail(s, "[track] name: must not be empty");
+            trk_ini_bad(s, "[track] name: must not be empty");
             return;
         }
         trk_quote(s->name, sizeof s->name, b, (size_t)(e - b));
         s->has_name = 1;
     } else if (strcmp(name, "width") == 0) {
         if (s->has_width) {
-            trk_ini_fail(s, "duplicate key 'width' in [track]");
+            trk_ini_bad(s, "duplicate key 'width' in [track]");
             return;
         }
         const char *b = value, *e = value + strlen(value);
         trk_trim(&b, &e);
         char msg[TRK_ERR_LEN];
         if (!trk_field_num(b, e, &s->width_m, msg, sizeof msg, "[track] width: ")) {
-            trk_ini_fail(s, "%s", msg);
+            trk_ini_bad(s, "%s", msg);
             return;
         }
         if (!(s->width_m > 0.0 && s->width_m <= 2.0 * TRK_MAX_WIDTH_M)) {
-            trk_ini_fail(s, "[track] width: must be > 0 and <= %.0f m", 2.0 * TRK_MAX_WIDTH_M);
+            trk_ini_bad(s, "[track] width: must be > 0 and <= %.0f m", 2.0 * TRK_MAX_WIDTH_M);
             return;
         }
         s->has_width = 1;
@@ -330,50 +294,36 @@ static void trk_ini_track_key(TrkIni *s, const char *name, const char *value)
     } else {
         char q[48];
         trk_quote(q, sizeof q, name, strlen(name));
-        trk_ini_fail(s, "unknown key '%s' in [track]", q);
+        trk_ini_bad(s, "unknown key '%s' in [track]", q);
     }
 }
 
-static int trk_ini_handler(void *user, const char *section, const char *name, const char *value)
+static const char *const trk_ini_sections[] = {"track", "points", NULL};
+
+static void trk_ini_handler(void *user, const char *section, const char *name, const char *value)
 {
-    TrkIni *s = user;
-    char q[48], qs[48];
-    if (s->err_line)
-        return 1;
-    trk_quote(q, sizeof q, name, strlen(name));
+    TrkIniParse *s = user;
+    if (s->ini.failed)
+        return; /* only the first problem is reported: no point building on a broken file */
     if (strcmp(section, "track") == 0) {
         trk_ini_track_key(s, name, value);
-    } else if (strcmp(section, "points") == 0) {
-        if (strcmp(name, "p") == 0)
-            trk_ini_point(s, value);
-        else
-            trk_ini_fail(s, "unknown key '%s' in [points]", q);
-    } else if (section[0] == '\0') {
-        trk_ini_fail(s, "key '%s' outside a section", q);
+    } else if (strcmp(name, "p") == 0) {
+        trk_ini_point(s, value);
     } else {
-        trk_quote(qs, sizeof qs, section, strlen(section));
-        trk_ini_fail(s, "unknown section [%s]", qs);
+        char q[48];
+        trk_quote(q, sizeof q, name, strlen(name));
+        trk_ini_bad(s, "unknown key '%s' in [points]", q);
     }
-    return 1; /* our own errors are kept in s; inih's return then only reports its syntax errors */
 }
 
 TrkTrack *trk_load_ini_string(const char *text, const char *path, const TrkDef *def, char *err, size_t err_len)
 {
-    TrkIni s;
+    TrkIniParse s;
     memset(&s, 0, sizeof s);
     path = path ? path : "(string)";
-    s.path = path;
-    s.p = text ? text : "";
-    s.end = s.p + strlen(s.p);
-    int r = ini_parse_stream(trk_ini_reader, &s, trk_ini_handler, &s);
+    trk_ini_init(&s.ini, path, trk_ini_sections, err, err_len);
     TrkTrack *t = NULL;
-    if (r != 0 && (s.err_line == 0 || (r > 0 && r < s.err_line))) {
-        /* inih stops at nothing; its first syntax error is reported when it comes before ours */
-        trk_set_err(err, err_len, path, r > 0 ? r : 0,
-                    r > 0 ? "syntax error (expected [section] or key = value)" : "cannot parse");
-    } else if (s.err_line) {
-        trk_set_err(err, err_len, path, s.err_line, s.err);
-    } else {
+    if (trk_ini_parse(&s.ini, text, trk_ini_handler, &s) == 0) {
         double w = s.has_width ? s.width_m : TRK_DEFAULT_WIDTH_M;
         for (int i = 0; i < s.list.n; i++)
             if (!s.list.has_width[i])

@@ -155,9 +155,6 @@ void trk_speed_profile_free(TrkSpeedProfile *profile)
     free(profile);
 }
 
-/* The external definition of the inline look-up in trk_inline.h. */
-extern inline double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint);
-
 double trk_profile_lap_time(const TrkSpeedProfile *profile)
 {
     return profile->lap_time_s;

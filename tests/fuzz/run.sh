@@ -16,6 +16,7 @@ corpus_for() {
             "tests/fuzz/seeds/race_ini" ;;
         fuzz_baseline) echo "tests/fuzz/seeds/baseline" ;;
         fuzz_record) echo "tests/fuzz/seeds/record" ;;
+        fuzz_cli) echo "tests/fuzz/seeds/cli" ;;
     esac
     echo "tests/fuzz/regress/${1#fuzz_}"
 }

@@ -1,10 +1,17 @@
-/* trk_inline.h: the track look-ups that run several times per car and tick (the sim's physics, every driver's view of
+/* trk_fast.h: the track look-ups that run several times per car and tick (the sim's physics, every driver's view of
  * the track and its speed plan), defined inline, and the layout of the sample table and the speed profile they read.
- * Inline because a call costs a large share of a look-up. Included only by trk.h. The layout is the track module's own: other modules read it only
- * through the functions of trk.h. C11 inline: trk.c and trk_profile.c hold the external definitions, for calls the
- * compiler does not inline and for function pointers. */
-#ifndef TRK_INLINE_H
-#define TRK_INLINE_H
+ * trk.h declares them as plain calls and keeps TrkTrack and TrkSpeedProfile opaque; the hot path opts into this
+ * header (the private headers of sim/ and drivers/) and its calls under the public names become the inline forms,
+ * trk_fast_*, by the defines at the end. The layout is the track module's own: other modules read it only through
+ * these functions.
+ *
+ * C11 inline: trk.c holds the external definitions of the inline forms (for calls the compiler does not inline and
+ * for function pointers) and the public functions of trk.h, which call them; it defines TRK_FAST_DEFINE, which turns
+ * the defines off there. One body for the inline and the called forms. */
+#ifndef TRK_FAST_H
+#define TRK_FAST_H
+
+#include "trk.h"
 
 #define TRK_NAME_LEN 64
 
@@ -43,7 +50,7 @@ struct TrkSpeedProfile {
     double *path_ds_m; /* path length from each sample to the next, m */
 };
 
-inline double trk_wrap_s(const TrkTrack *track, double s_m)
+inline double trk_fast_wrap_s(const TrkTrack *track, double s_m)
 {
     double L = track->length_m;
     /* Fast path for the common case (already wrapped): floor(s / L) is exactly 0 for 0 <= s < L, so the general
@@ -61,7 +68,7 @@ inline double trk_wrap_s(const TrkTrack *track, double s_m)
  * the track after each one). s is wrapped as trk_wrap_s wraps it, with its fast path here (s already on the lap). */
 inline int trk_locate_in(const TrkTrack *track, double length_m, double ds_m, int n, double s_m, double *frac)
 {
-    double s = s_m >= 0.0 && s_m < length_m ? s_m + 0.0 : trk_wrap_s(track, s_m); /* + 0.0: as trk_wrap_s */
+    double s = s_m >= 0.0 && s_m < length_m ? s_m + 0.0 : trk_fast_wrap_s(track, s_m); /* + 0.0: as trk_wrap_s */
     int i = (int)(s / ds_m); /* >= 0: s is in [0, length) */
     if (i >= n)
         i = n - 1;
@@ -99,7 +106,7 @@ inline TrkSpot trk_spot_mix(const TrkTrack *track, int i, double f)
     return p;
 }
 
-inline TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint)
+inline TrkSpot trk_fast_spot_at(const TrkTrack *track, double s_m, int *hint)
 {
     double f;
     int i = trk_locate(track, s_m, &f);
@@ -108,7 +115,7 @@ inline TrkSpot trk_spot_at(const TrkTrack *track, double s_m, int *hint)
     return trk_spot_mix(track, i, f);
 }
 
-inline TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint)
+inline TrkGeometry trk_fast_geometry_at(const TrkTrack *track, double s_m, int *hint)
 {
     double f;
     int i = trk_locate(track, s_m, &f);
@@ -117,7 +124,7 @@ inline TrkGeometry trk_geometry_at(const TrkTrack *track, double s_m, int *hint)
     return trk_geometry_mix(&track->samples[i], &track->samples[i + 1], f);
 }
 
-inline void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n)
+inline void trk_fast_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n)
 {
     const double length_m = track->length_m, ds_m = track->ds_m;
     const int samples = track->n;
@@ -129,7 +136,7 @@ inline void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, 
     }
 }
 
-inline double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint)
+inline double trk_fast_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint)
 {
     double L = profile->length_m;
     /* s already in [0, L): floor(s / L) is 0, so the formula gives s (+ 0.0 for -0.0); skips a division */
@@ -153,12 +160,12 @@ inline bool trk_profile_on_grid(const TrkTrack *track, const TrkSpeedProfile *pr
     return profile->n == track->n && profile->ds_m == track->ds_m && profile->length_m == track->length_m;
 }
 
-inline TrkSpot trk_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m, int *hint,
-                                 double *speed_mps)
+inline TrkSpot trk_fast_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m,
+                                      int *hint, double *speed_mps)
 {
     if (!(s_m >= 0.0 && s_m < track->length_m) || !trk_profile_on_grid(track, profile)) {
-        *speed_mps = trk_speed_at(profile, s_m, NULL);
-        return trk_spot_at(track, s_m, hint);
+        *speed_mps = trk_fast_speed_at(profile, s_m, NULL);
+        return trk_fast_spot_at(track, s_m, hint);
     }
     double f;
     int i = trk_locate(track, s_m, &f);
@@ -168,8 +175,8 @@ inline TrkSpot trk_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *p
     return trk_spot_mix(track, i, f);
 }
 
-inline void trk_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m,
-                             double *line_out, double *speed_out, int n)
+inline void trk_fast_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m,
+                                  double *line_out, double *speed_out, int n)
 {
     const double length_m = track->length_m, ds_m = track->ds_m;
     const int samples = track->n;
@@ -179,8 +186,8 @@ inline void trk_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profi
     for (int k = 0; k < n; k++) {
         double s = s_m[k];
         if (!(on_grid && s >= 0.0 && s < length_m)) {
-            trk_line_d_n(track, &s_m[k], &line_out[k], 1);
-            speed_out[k] = trk_speed_at(profile, s, NULL);
+            trk_fast_line_d_n(track, &s_m[k], &line_out[k], 1);
+            speed_out[k] = trk_fast_speed_at(profile, s, NULL);
             continue;
         }
         double f;
@@ -189,5 +196,16 @@ inline void trk_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profi
         speed_out[k] = trk_lerp(v[i], v[i + 1], f); /* as trk_speed_at */
     }
 }
+
+#ifndef TRK_FAST_DEFINE
+/* A file that includes this header calls the inline forms under the public names of trk.h. */
+#define trk_wrap_s trk_fast_wrap_s
+#define trk_spot_at trk_fast_spot_at
+#define trk_geometry_at trk_fast_geometry_at
+#define trk_line_d_n trk_fast_line_d_n
+#define trk_speed_at trk_fast_speed_at
+#define trk_spot_speed_at trk_fast_spot_speed_at
+#define trk_line_speed_n trk_fast_line_speed_n
+#endif
 
 #endif
