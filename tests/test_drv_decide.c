@@ -285,14 +285,13 @@ static int test_target_follows_line(void)
         DrvOther o;
         DrvView v = view_at(0, &o);
         v.tick = tick;
-        v.speed_mps = 50.0;
-        v.s_m = 1440.0 + 0.5 * (double)tick;
+        v.speed_mps = 30.0;
+        v.s_m = 1440.0 + 0.3 * (double)tick;
         v.d_m = trk_line_d(t, v.s_m, NULL);
-        /* company 40 m ahead at our speed, about the plan's here (slower than the plan, it would devalue its lane):
-         * within drafting's reach, so maps are built, but nothing is written for it off a straight, so the line is
-         * the choice (100 m ahead it was a lone car's plan, which follows the line for another reason, since
-         * session 5's lone-car rule) */
-        o.ds_m = 40.0, o.speed_mps = 50.0;
+        /* company 40 m ahead at our speed: within drafting's reach, so maps are built, but nothing is written for it
+         * off a straight, so the line is the choice (100 m ahead it was a lone car's plan, which follows the line
+         * for another reason, since session 5's lone-car rule) */
+        o.ds_m = 40.0, o.speed_mps = 30.0;
         DrvControls c;
         drv_think(d, &v, &c);
         double line = trk_line_d(t, v.s_m + 2.0 + v.speed_mps * 0.35 * p.lookahead_s, NULL);

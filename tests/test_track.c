@@ -501,7 +501,7 @@ static int test_racing_line_within_margins_and_smoother(void)
 {
     TrkTrack *t = wavy_track();
     TST_CHECK(t != NULL);
-    if (check_line(t, TRK_DEFAULT_LINE_MARGIN_M))
+    if (check_line(t, TRK_CLASSIC_LINE_MARGIN_M))
         return 1;
     TST_NEAR(trk_line_d(t, 10.0 * t->ds_m, NULL), t->samples[10].line_d_m, 1e-12);
     trk_free(t);
@@ -513,14 +513,22 @@ static int test_racing_line_within_margins_and_smoother(void)
     if (check_line(t, 2.5))
         return 1;
     trk_free(t);
+    /* the min-curvature line, at its own default margin */
+    def = trk_default_def();
+    def.line_method = TRK_LINE_MIN_CURVATURE;
+    t = trk_load("data/tracks/gp.ini", &def, err, sizeof err);
+    TST_CHECK(t != NULL);
+    TST_CHECK(t->line_margin_m == TRK_MIN_CURVATURE_LINE_MARGIN_M);
+    if (check_line(t, TRK_MIN_CURVATURE_LINE_MARGIN_M))
+        return 1;
+    trk_free(t);
     return 0;
 }
 
-/* The racing line's curvature is smooth: averaging it over 5 m more (on top of the speed plan's own 5 m) changes the
- * default car's lap on each TUMFTM circuit by under 0.05 s (about 0.03 s). A line that minimised the normal second
- * differences of its points at the centre's spacing moved by 0.07-0.35 s: on the inside of the Norisring hairpin
- * its points bunch up and its curvature swung between -0.3 and +0.8 1/m within metres. The same file gives the same
- * line, bit for bit. */
+/* The min-curvature line's curvature is smooth: averaging it over 5 m more (on top of the speed plan's own 5 m)
+ * changes the default car's lap on each TUMFTM circuit by under 0.05 s (about 0.03 s). The classic line moves by
+ * 0.07-0.35 s: on the inside of the Norisring hairpin its points bunch up and its curvature swings between -0.3 and
+ * +0.8 1/m within metres. The same file gives the same line, bit for bit. */
 static double line_lap_s(const TrkTrack *t)
 {
     TrkCarParams car = trk_default_car();
@@ -536,7 +544,9 @@ static int test_racing_line_smooth_on_real_circuits(void)
                            "data/tracks/tumftm/BrandsHatch.csv"};
     for (int f = 0; f < 3; f++) {
         char err[TRK_ERR_LEN];
-        TrkTrack *t = trk_load(files[f], NULL, err, sizeof err), *again = trk_load(files[f], NULL, err, sizeof err);
+        TrkDef def = trk_default_def();
+        def.line_method = TRK_LINE_MIN_CURVATURE;
+        TrkTrack *t = trk_load(files[f], &def, err, sizeof err), *again = trk_load(files[f], &def, err, sizeof err);
         TST_CHECK(t != NULL && again != NULL);
         int same = 0;
         for (int i = 0; i < t->n; i++)
