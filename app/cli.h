@@ -10,6 +10,7 @@
 #include "app_tune.h"
 
 #include "../lab/lab.h"
+#include "../track/trk.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -142,6 +143,7 @@ typedef struct CliTrackOpts {
     const char *export_path;
     double grip_use;        /* 0.5..1 */
     bool strict;
+    TrkLineMethod line;     /* --line (default classic); a track file's [track] line replaces it */
 } CliTrackOpts;
 int cli_track_parse(int argc, char **argv, CliTrackOpts *o, FILE *out, FILE *err);
 

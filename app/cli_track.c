@@ -8,7 +8,7 @@
 
 static void cli_track_usage(FILE *out)
 {
-    fprintf(out, "usage: racesim track FILE... [--strict] [--export LINE.csv [--grip-use G]]\n\n"
+    fprintf(out, "usage: racesim track FILE... [--strict] [--line METHOD] [--export LINE.csv [--grip-use G]]\n\n"
                  "Validates track files (.csv centrelines, TORCS / Speed Dreams .xml tracks or INI) and prints\n"
                  "for each: name, length, width range, tightest radius, number of corners, and the theoretical lap\n"
                  "time of the default car on the centre line and on the racing line.\n"
@@ -20,6 +20,8 @@ static void cli_track_usage(FILE *out)
                  "                  width_right_m, speed_mps (default car), time_s along the line; - = stdout\n"
                  "  --grip-use G    the speed plan's share of the grip, 0.5..1 (default 1; drivers use their\n"
                  "                  grip_use)\n"
+                 "  --line METHOD   the racing line's optimiser: classic (default) or min-curvature (the\n"
+                 "                  line's own curvature; docs/formats.md); a track file's [track] line wins\n"
                  "  --strict        refuse edges that fold over (the width on the inside of a corner beyond its\n"
                  "                  radius) instead of pulling the inside edge in with a warning\n"
                  "  -h, --help      this text\n");
@@ -29,10 +31,12 @@ int cli_track_parse(int argc, char **argv, CliTrackOpts *o, FILE *out, FILE *err
 {
     memset(o, 0, sizeof *o);
     o->grip_use = 1.0;
+    o->line = TRK_LINE_CLASSIC;
     static const struct option longs[] = {
         {"export", required_argument, NULL, 'e'},
         {"grip-use", required_argument, NULL, 'g'},
         {"strict", no_argument, NULL, 's'},
+        {"line", required_argument, NULL, 'l'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -44,6 +48,11 @@ int cli_track_parse(int argc, char **argv, CliTrackOpts *o, FILE *out, FILE *err
             return 0;
         } else if (c == 's') {
             o->strict = true;
+        } else if (c == 'l') {
+            if (!trk_line_method_parse(optarg, &o->line)) {
+                fprintf(err, "racesim track: --line: expected classic or min-curvature, got '%s'\n", optarg);
+                return 2;
+            }
         } else if (c == 'e') {
             o->export_path = optarg;
         } else if (c == 'g') {

@@ -84,6 +84,7 @@ int cmd_track(int argc, char **argv)
         return rc;
     TrkDef def = trk_default_def();
     def.strict = o.strict;
+    def.line_method = o.line;
     const char *export_path = o.export_path;
     char err[TRK_ERR_LEN + 4096];
     AppOut out;

@@ -256,6 +256,34 @@ static int test_ini_line_margin(void)
     return 0;
 }
 
+/* [track] line: the racing line's optimiser, with that method's default margin unless line_margin says otherwise;
+ * the file's key wins over the caller's method. */
+static int test_ini_line_method(void)
+{
+    char err[TRK_ERR_LEN];
+    TrkTrack *t = trk_load_ini_string("[track]\nline = min-curvature\n[points]\n" SQUARE_PTS, "t.ini", NULL, err,
+                                      sizeof err);
+    TST_CHECK(t != NULL);
+    TST_CHECK(t->line_margin_m == TRK_MIN_CURVATURE_LINE_MARGIN_M);
+    trk_free(t);
+    TrkDef def = trk_default_def();
+    def.line_method = TRK_LINE_MIN_CURVATURE;
+    t = trk_load_ini_string("[track]\nline = classic\n[points]\n" SQUARE_PTS, "t.ini", &def, err, sizeof err);
+    TST_CHECK(t != NULL);
+    TST_CHECK(t->line_margin_m == TRK_CLASSIC_LINE_MARGIN_M);
+    trk_free(t);
+    t = trk_load_ini_string("[track]\nline_margin = 2\nline = min-curvature\n[points]\n" SQUARE_PTS, "t.ini", NULL,
+                            err, sizeof err);
+    TST_CHECK(t != NULL);
+    TST_CHECK(t->line_margin_m == 2.0);
+    trk_free(t);
+    TST_STR_EQ(ini_err("[track]\nline = fast\n[points]\n" SQUARE_PTS),
+               "t.ini:2: [track] line: expected classic or min-curvature, got 'fast'");
+    TST_STR_EQ(ini_err("[track]\nline = classic\nline = classic\n[points]\n" SQUARE_PTS),
+               "t.ini:3: duplicate key 'line' in [track]");
+    return 0;
+}
+
 static int test_csv_loads_right_width_first(void)
 {
     char err[TRK_ERR_LEN];
@@ -668,6 +696,7 @@ int main(void)
     TST_RUN(test_ini_fold_is_attributed_to_its_line);
     TST_RUN(test_csv_fold_is_repaired_with_a_warning);
     TST_RUN(test_ini_line_margin);
+    TST_RUN(test_ini_line_method);
     TST_RUN(test_csv_loads_right_width_first);
     TST_RUN(test_csv_errors);
     TST_RUN(test_files);

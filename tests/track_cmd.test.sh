@@ -37,6 +37,18 @@ cp data/tracks/oval.ini "$tmp/oval.ini"
 "$prog" track "$tmp/oval.ini" --export "$tmp/oval.ini" >/dev/null 2>&1; [ $? -eq 2 ] && cmp -s "$tmp/oval.ini" data/tracks/oval.ini
 check "export onto the track file refused, file untouched" $?
 "$prog" track data/tracks/gp.ini --grip-use 2 >/dev/null 2>&1; [ $? -eq 2 ]; check "bad --grip-use exits 2" $?
+# --line: the min-curvature line laps the Grand Prix faster than the classic default; a track file's [track] line wins
+lap_s() { sed -n 's/.*lap, racing line: \([0-9]*\):\([0-9.]*\).*/\1 \2/p' | awk '{ print $1 * 60 + $2 }'; }
+classic=$("$prog" track data/tracks/gp.ini | lap_s)
+mincurv=$("$prog" track --line min-curvature data/tracks/gp.ini | lap_s)
+awk -v a="$classic" -v b="$mincurv" 'BEGIN { exit !(b > 0 && b < a - 1) }'; check "--line min-curvature: a faster lap" $?
+[ "$("$prog" track --line classic data/tracks/gp.ini | lap_s)" = "$classic" ]; check "--line classic is the default" $?
+sed 's/^\[track\]$/[track]\nline = classic/' data/tracks/gp.ini > "$tmp/gp_classic.ini"
+[ "$("$prog" track --line min-curvature "$tmp/gp_classic.ini" | lap_s)" = "$classic" ]
+check "the file's [track] line wins over --line" $?
+err=$("$prog" track --line fast data/tracks/gp.ini 2>&1 >/dev/null); rc=$?
+[ "$rc" -eq 2 ] && [ "$err" = "racesim track: --line: expected classic or min-curvature, got 'fast'" ]
+check "bad --line: exit 2 and its message" $?
 # a hairpin 0.3 m too wide inside: repaired with a warning on stderr; --strict refuses it as before
 hp=tests/data/hairpin.csv
 warn="$hp:48: warning: track edges fold over at s=211 m: left width 7.30 m exceeds the corner radius 6.99 m; repaired: the left edge pulled in by up to 0.81 m over 6 m"

@@ -27,6 +27,30 @@
 
 typedef struct TrkTrack TrkTrack;
 
+/* How the racing line is optimised (trk_line.c). Both minimise a curvature over offsets from the centre line,
+ * bounded by the edges less a margin, coarse to fine by projected over-relaxation; they differ in what they call
+ * curvature. */
+typedef enum TrkLineMethod {
+    /* The squared second differences of the line's points at the centre line's spacing, along the centre's normals:
+     * the default, the line the drivers are tuned on. */
+    TRK_LINE_CLASSIC,
+    /* The line's own squared curvature times length (its own normals and spacing): within 0.5 % of TUMFTM's
+     * published lines, but the drivers do not yet follow it cleanly everywhere (docs/formats.md). */
+    TRK_LINE_MIN_CURVATURE,
+} TrkLineMethod;
+
+/* Each method's default distance from each edge, m. A car is off the track when its centre is past an edge. Classic:
+ * half a car and room for the drivers' tracking of it. Min-curvature: half the default car's width (2.0 m) and 5 cm,
+ * as close to the edges as the quasi-steady lap wants. */
+#define TRK_CLASSIC_LINE_MARGIN_M 1.5
+#define TRK_MIN_CURVATURE_LINE_MARGIN_M 1.05
+
+/* The method's default margin (TRK_CLASSIC_LINE_MARGIN_M or TRK_MIN_CURVATURE_LINE_MARGIN_M). */
+double trk_line_default_margin(TrkLineMethod method);
+
+/* The method named `name` ("classic", "min-curvature"): 1 and *method set, else 0. */
+int trk_line_method_parse(const char *name, TrkLineMethod *method);
+
 /* One control point. Widths are distances from the centre line to each edge. */
 typedef struct TrkPointDef {
     double x_m, y_m;
@@ -38,8 +62,10 @@ typedef struct TrkPointDef {
 typedef struct TrkDef {
     const char *name;      /* copied; "unnamed" when NULL */
     double sample_step_m;  /* arc-length resampling step, m (default 1.0) */
-    double line_margin_m;  /* racing line keeps this far from each edge, m (default 1.5: half a car + room); an INI
-                            * track's [track] line_margin replaces it */
+    TrkLineMethod line_method; /* how the racing line is optimised (default TRK_LINE_CLASSIC); an INI track's
+                                * [track] line replaces it */
+    double line_margin_m;  /* racing line keeps this far from each edge, m (default < 0: the method's own,
+                            * trk_line_default_margin); an INI track's [track] line_margin replaces it */
     int line_iterations;   /* racing-line optimisation iterations (default: enough to converge) */
     bool skip_line;        /* true: no racing line (it stays on the centre line, d = 0): for checking a file only,
                             * since building the line is most of the cost of a load and can never fail */

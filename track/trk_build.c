@@ -18,7 +18,8 @@ TrkDef trk_default_def(void)
     TrkDef def;
     def.name = NULL;
     def.sample_step_m = 1.0;
-    def.line_margin_m = 1.5;
+    def.line_method = TRK_LINE_CLASSIC;
+    def.line_margin_m = -1.0; /* the method's own */
     def.line_iterations = 0; /* 0: the optimiser's own converged default */
     def.skip_line = false;
     def.strict = false;
@@ -387,8 +388,10 @@ TrkTrack *trk_create_ex(const TrkPointDef *points, int n, const TrkDef *def, cha
     }
     if (!(d.sample_step_m >= 0.05 && d.sample_step_m <= 100.0))
         d.sample_step_m = 1.0;
+    if (d.line_method != TRK_LINE_MIN_CURVATURE)
+        d.line_method = TRK_LINE_CLASSIC;
     if (!(d.line_margin_m >= 0.0 && d.line_margin_m <= 100.0))
-        d.line_margin_m = 1.5;
+        d.line_margin_m = trk_line_default_margin(d.line_method);
 
     TrkCubic *cub = malloc(sizeof *cub * (size_t)n);
     int *pieces = malloc(sizeof *pieces * (size_t)n);
@@ -447,7 +450,7 @@ TrkTrack *trk_create_ex(const TrkPointDef *points, int n, const TrkDef *def, cha
     trk_close_samples(t); /* the racing line's optimiser already queries the table */
     free(cub), free(pieces), free(seg_len);
     if (!d.skip_line)
-        trk_line_compute(t, d.line_iterations);
+        trk_line_compute(t, d.line_iterations, d.line_method);
     trk_close_samples(t); /* again, with the line */
     return t;
 }

@@ -49,8 +49,8 @@ int trk_fold_check(const TrkTrack *t, const TrkPointDef *p, const double *cp_s, 
 int trk_fold_repair(TrkTrack *t, const TrkPointDef *p, const double *cp_s, int np, const TrkWhere *where, char *err,
                     size_t err_len, int *bad);
 
-/* Fills line_d_m, line_kappa, line_ds_m of every sample (trk_line.c). */
-void trk_line_compute(TrkTrack *track, int iterations);
+/* Fills line_d_m, line_kappa, line_ds_m of every sample by the given method (trk_line.c). */
+void trk_line_compute(TrkTrack *track, int iterations, TrkLineMethod method);
 
 /* Curvature through three points (Menger), signed, left positive; 0 when degenerate. */
 double trk_curvature3(double ax, double ay, double bx, double by, double cx, double cy);

@@ -151,9 +151,10 @@ static void trk_set_err(char *err, size_t err_len, const char *path, int line, c
 }
 
 /* Common tail of both loaders: point count, closing duplicate, then the geometry checks of trk_create. A
- * line_margin_m >= 0 (the file's own) replaces def's. */
+ * line_method (the file's own) replaces def's, and so does a line_margin_m >= 0. */
 static TrkTrack *trk_build(TrkPointList *l, const char *name, const char *path, const TrkDef *def, char *err,
-                           size_t err_len, const char *dup_prefix, double line_margin_m)
+                           size_t err_len, const char *dup_prefix, const TrkLineMethod *line_method,
+                           double line_margin_m)
 {
     char msg[TRK_ERR_LEN];
     if (l->n < 4) {
@@ -169,6 +170,8 @@ static TrkTrack *trk_build(TrkPointList *l, const char *name, const char *path, 
     }
     TrkDef d = def ? *def : trk_default_def();
     d.name = name;
+    if (line_method)
+        d.line_method = *line_method;
     if (line_margin_m >= 0.0)
         d.line_margin_m = line_margin_m;
     int bad = -1;
@@ -186,8 +189,9 @@ static TrkTrack *trk_build(TrkPointList *l, const char *name, const char *path, 
 typedef struct TrkIniParse {
     TrkIni ini;
     char name[TRK_NAME_LEN];
-    int has_name, has_width, has_line_margin;
+    int has_name, has_width, has_line_margin, has_line;
     double width_m;
+    TrkLineMethod line;
     double line_margin_m;
     TrkPointList list;
 } TrkIniParse;
@@ -257,6 +261,24 @@ static void trk_ini_line_margin(TrkIniParse *s, const char *value)
     s->has_line_margin = 1;
 }
 
+/* [track] line: the racing line's optimiser, classic or min-curvature. */
+static void trk_ini_line(TrkIniParse *s, const char *value)
+{
+    if (s->has_line) {
+        trk_ini_bad(s, "duplicate key 'line' in [track]");
+        return;
+    }
+    const char *b = value, *e = value + strlen(value);
+    trk_trim(&b, &e);
+    char word[48]; /* quoted: a long value ends in "...", so it names no method */
+    trk_quote(word, sizeof word, b, (size_t)(e - b));
+    if (!trk_line_method_parse(word, &s->line)) {
+        trk_ini_bad(s, "[track] line: expected classic or min-curvature, got '%s'", word);
+        return;
+    }
+    s->has_line = 1;
+}
+
 static void trk_ini_track_key(TrkIniParse *s, const char *name, const char *value)
 {
     if (strcmp(name, "name") == 0) {
@@ -291,6 +313,8 @@ static void trk_ini_track_key(TrkIniParse *s, const char *name, const char *valu
         s->has_width = 1;
     } else if (strcmp(name, "line_margin") == 0) {
         trk_ini_line_margin(s, value);
+    } else if (strcmp(name, "line") == 0) {
+        trk_ini_line(s, value);
     } else {
         char q[48];
         trk_quote(q, sizeof q, name, strlen(name));
@@ -329,7 +353,7 @@ TrkTrack *trk_load_ini_string(const char *text, const char *path, const TrkDef *
             if (!s.list.has_width[i])
                 s.list.pts[i].left_m = s.list.pts[i].right_m = 0.5 * w;
         t = trk_build(&s.list, s.has_name ? s.name : "unnamed", path, def, err, err_len, "[points] p: ",
-                      s.has_line_margin ? s.line_margin_m : -1.0);
+                      s.has_line ? &s.line : NULL, s.has_line_margin ? s.line_margin_m : -1.0);
     }
     trk_list_free(&s.list);
     return t;
@@ -419,7 +443,7 @@ TrkTrack *trk_load_csv_string(const char *text, const char *path, const TrkDef *
     }
     char name[TRK_NAME_LEN];
     trk_name_from_path(name, sizeof name, path);
-    TrkTrack *t = trk_build(&l, name, path, def, err, err_len, "", -1.0);
+    TrkTrack *t = trk_build(&l, name, path, def, err, err_len, "", NULL, -1.0);
     trk_list_free(&l);
     return t;
 }

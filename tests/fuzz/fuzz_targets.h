@@ -395,6 +395,8 @@ static const char *fuzz_cli_track_bad(const CliTrackOpts *o, char **argv, int ar
         return "the files";
     if ((o->export_path && o->file_count != 1) || !(o->grip_use >= 0.5 && o->grip_use <= 1.0))
         return "--export or --grip-use";
+    if (o->line != TRK_LINE_CLASSIC && o->line != TRK_LINE_MIN_CURVATURE)
+        return "--line";
     return NULL;
 }
 
