@@ -106,7 +106,8 @@ static bool drv_all_at_most(const float *v, int lo, int hi, float limit)
  * below DRV_HELD_DANGER, or within the masking tolerance of the chosen one's, half a slot wider each side). A car
  * the line stays inside that run tracks the line, wherever it sweeps; one it leaves (a car beside us in an S-bend)
  * cannot. A lower threshold (0.5) also held cars in a train behind a car on the line: fewer contacts, but more time
- * off the track and fewer overtakes. */
+ * off the track and fewer overtakes. The open run it finds also becomes the plan's lateral bounds (plan.bounded,
+ * free_lo/hi), past which the steering does not follow the line. */
 static bool drv_line_blocked(DrvDriver *driver, const DrvView *view, DrvHere *here, const DrvContextMap *map,
                              const DrvResolveResult *res)
 {

@@ -257,13 +257,19 @@ static double drv_single_file_speed(const DrvDriver *driver, const DrvView *view
 /* Off the racing line the line's speed plan does not hold: a car holding another offset through a corner follows
  * another path. The caps of the lane it aims for (which brake for every corner ahead on that lane, with grip left
  * to steer back: drv_lanes.h) and of the path under it right now. */
-double drv_offline_speed(const DrvDriver *driver, const DrvView *view, double target_d, const DrvHere *here)
+/* v, or less where the path under the car right now (a constant offset at its own offset) is too tight for it with
+ * the lanes' share of the grip, m/s. */
+static double drv_path_cap(const DrvDriver *driver, const DrvView *view, const DrvHere *here, double v)
 {
     double k_here = here->spot.kappa;
-    double v_lane = drv_lanes_speed(driver->lanes, view->s_m, target_d);
     double kp = fabs(k_here / drv_fmax(1.0 - k_here * view->d_m, 0.2));
     double g = driver->p.grip_use * DRV_LANES_GRIP_SHARE * here->grip_mps2;
-    return kp > 1e-6 ? drv_fmin(v_lane, sqrt(g / kp)) : v_lane;
+    return kp > 1e-6 ? drv_fmin(v, sqrt(g / kp)) : v;
+}
+
+double drv_offline_speed(const DrvDriver *driver, const DrvView *view, double target_d, const DrvHere *here)
+{
+    return drv_path_cap(driver, view, here, drv_lanes_speed(driver->lanes, view->s_m, target_d));
 }
 
 /* The braking a car held on a lane counts on to come down to the lane's cap, m/s^2. */
@@ -368,19 +374,15 @@ static double drv_rejoin_speed(const DrvDriver *driver, const DrvView *view, con
     }
     /* and, for a car far off the line or drifting away from it, the path under it right now (it cannot turn back
      * onto the line's curve before it has stopped the drift) */
-    if (!(fabs(err_m) > DRV_LINE_FOLLOW_BAND_M || err_m * view->lat_speed_mps > DRV_REJOIN_DRIFT_M2PS))
-        return v_max;
-    double k_here = here->spot.kappa;
-    double kp = fabs(k_here / drv_fmax(1.0 - k_here * view->d_m, 0.2));
-    double g = driver->p.grip_use * DRV_LANES_GRIP_SHARE * here->grip_mps2;
-    return kp > 1e-6 ? drv_fmin(v_max, sqrt(g / kp)) : v_max;
+    bool drifting = fabs(err_m) > DRV_LINE_FOLLOW_BAND_M || err_m * view->lat_speed_mps > DRV_REJOIN_DRIFT_M2PS;
+    return drifting ? drv_path_cap(driver, view, here, v_max) : v_max;
 }
 
 /* Steering. When the chosen offset is the racing line, the car tracks the line itself with its lateral speed and
  * acceleration fed forward (the line's d' and d''), so it is on the line when the speed plan expects it there;
  * elsewhere it steers to the chosen offset. Between the two the weights blend. */
 static double drv_drive_steer(const DrvDriver *driver, const DrvView *view, double target_d, double line_ahead_d,
-                                const DrvHere *here)
+                              const DrvHere *here)
 {
     double v = view->speed_mps, k_here = here->spot.kappa, grip = here->control_grip.steer_mps2;
     double w = drv_line_weight(target_d, line_ahead_d);

@@ -1,6 +1,6 @@
-/* trk_line.c: the racing line, solved coarse to fine by the optimiser the track asks for (trk_line.h), and the
+/* trk_line.c: the racing line, solved coarse to fine by the optimiser the track asks for (trk_line_sweep.h), and the
  * methods' names and default margins. */
-#include "trk_line.h"
+#include "trk_line_sweep.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -63,18 +63,6 @@ static void trk_level_upsample(TrkLineLevel *fine, const TrkLineLevel *coarse)
         TrkLinePoint *q = &fine->p[j];
         q->d = d < q->lo ? q->lo : (d > q->hi ? q->hi : d);
     }
-}
-
-void trk_line_ghost_low(TrkLinePoint *p, int m)
-{
-    for (int k = 1; k <= TRK_LINE_GHOST; k++)
-        p[-k].px = p[m - k].px, p[-k].py = p[m - k].py;
-}
-
-void trk_line_ghost_high(TrkLinePoint *p, int m)
-{
-    for (int k = 0; k < TRK_LINE_GHOST; k++)
-        p[m + k].px = p[k].px, p[m + k].py = p[k].py;
 }
 
 void trk_line_compute(TrkTrack *t, int iterations, TrkLineMethod method)

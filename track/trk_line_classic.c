@@ -1,7 +1,7 @@
 /* trk_line_classic.c: the classic racing line (TRK_LINE_CLASSIC). It minimises sum |P_{i-1} - 2 P_i + P_{i+1}|^2
  * (squared curvature for evenly spaced points), a convex quadratic in d, with the second differences at the centre's
- * spacing along the centre's normals; see trk_line.h for the solve. */
-#include "trk_line.h"
+ * spacing along the centre's normals; see trk_line_sweep.h for the solve. */
+#include "trk_line_sweep.h"
 
 #include <math.h>
 
@@ -25,7 +25,7 @@ static void trk_level_prepare(TrkLineLevel *lv)
         p[m + k].nx = p[k].nx, p[m + k].ny = p[k].ny;
 }
 
-/* Points from .. to - 1 of one projected SOR sweep (see trk_level_sweep); returns the larger of `moved` and their
+/* Points from .. to - 1 of one projected SOR sweep (see trk_line_sweep); returns the larger of `moved` and their
  * largest move. */
 static double trk_level_sweep_run(TrkLinePoint *p, int from, int to, double moved)
 {
@@ -51,25 +51,12 @@ static double trk_level_sweep_run(TrkLinePoint *p, int from, int to, double move
     return moved;
 }
 
-/* One projected SOR sweep in index order: each d_i jumps to its best value with its neighbours (i-2 .. i+2 around
- * the loop) fixed, over-relaxed, then clamped to the track. Returns the largest move of an offset.
- * The ghost cells give every point the values the arrays hold at that moment: before index 0 the points m-2, m-1
- * as they were (not yet moved in this sweep), after index m-1 the points 0, 1 once moved. */
-static double trk_level_sweep(TrkLineLevel *lv)
-{
-    int m = lv->m;
-    trk_line_ghost_low(lv->p, m);
-    double moved = trk_level_sweep_run(lv->p, 0, TRK_LINE_GHOST, 0.0);
-    trk_line_ghost_high(lv->p, m); /* points 0, 1 have moved: the last points see them past the seam */
-    return trk_level_sweep_run(lv->p, TRK_LINE_GHOST, m, moved);
-}
-
 /* Returns after `iterations` sweeps, or earlier once no offset moves by more than 0.1 mm in a sweep. */
 void trk_line_classic_solve(TrkLineLevel *lv, int iterations)
 {
     trk_level_prepare(lv);
     for (int it = 0; it < iterations; it++)
-        if (trk_level_sweep(lv) < 2e-5)
+        if (trk_line_sweep(lv, trk_level_sweep_run) < 2e-5)
             break;
 }
 

@@ -2,8 +2,8 @@
  * curvature times length, sum kappa_i^2 l_i (l_i the line's own spacing), in the manner of Heilmeier et al. (2019)
  * with the curvature linearised about the current line (Gauss-Newton): kappa_i l_i^2 is the second difference
  * P_{i-1} - 2 P_i + P_{i+1} along the line's own normal, weighted by 1 / l_i^3; normals and weights follow the line
- * every other sweep. Each linearised problem is a quadratic in d; see trk_line.h for the solve. */
-#include "trk_line.h"
+ * every other sweep. Each linearised problem is a quadratic in d; see trk_line_sweep.h for the solve. */
+#include "trk_line_sweep.h"
 
 #include <math.h>
 
@@ -19,7 +19,7 @@ static void trk_level_prepare(TrkLineLevel *lv)
     }
 }
 
-/* Points from .. to - 1 of one projected SOR sweep (see trk_level_sweep); returns the larger of `moved` and their
+/* Points from .. to - 1 of one projected SOR sweep (see trk_line_sweep); returns the larger of `moved` and their
  * largest move. */
 static double trk_level_sweep_run(TrkLinePoint *p, int from, int to, double moved)
 {
@@ -45,19 +45,6 @@ static double trk_level_sweep_run(TrkLinePoint *p, int from, int to, double move
         q->py = cy + d * ny;
     }
     return moved;
-}
-
-/* One projected SOR sweep in index order: each d_i jumps to its best value with its neighbours (i-2 .. i+2 around
- * the loop) fixed, over-relaxed, then clamped to the track. Returns the largest move of an offset.
- * The ghost cells give every point the values the arrays hold at that moment: before index 0 the points m-2, m-1
- * as they were (not yet moved in this sweep), after index m-1 the points 0, 1 once moved. */
-static double trk_level_sweep(TrkLineLevel *lv)
-{
-    int m = lv->m;
-    trk_line_ghost_low(lv->p, m);
-    double moved = trk_level_sweep_run(lv->p, 0, TRK_LINE_GHOST, 0.0);
-    trk_line_ghost_high(lv->p, m); /* points 0, 1 have moved: the last points see them past the seam */
-    return trk_level_sweep_run(lv->p, TRK_LINE_GHOST, m, moved);
 }
 
 /* Linearises the line's curvature about its current shape (Gauss-Newton): its own normal v at each point, and weights
@@ -99,7 +86,7 @@ void trk_line_mincurv_solve(TrkLineLevel *lv, int iterations, double h)
     for (int it = 0; it < iterations; it++) {
         if (it % 2 == 0)
             trk_level_weights(lv, h);
-        if (trk_level_sweep(lv) < 2e-5 && it % 2 != 0)
+        if (trk_line_sweep(lv, trk_level_sweep_run) < 2e-5 && it % 2 != 0)
             break;
     }
 }

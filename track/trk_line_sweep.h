@@ -1,5 +1,5 @@
-/* trk_line.h: the racing line's levels, shared by the coarse-to-fine solve (trk_line.c) and the two optimisers that
- * sweep them (trk_line_classic.c, trk_line_mincurv.c). Private to track/.
+/* trk_line_sweep.h: the racing line's levels and their sweep (trk_line_sweep.c), shared by the coarse-to-fine solve
+ * (trk_line.c) and the two optimisers that sweep them (trk_line_classic.c, trk_line_mincurv.c). Private to track/.
  *
  * The line is P_i = c_i + d_i n_i at every sample, with d_i bounded by the edges less the margin. Each optimiser
  * minimises its own measure of curvature by projected successive over-relaxation: each d_i in turn jumps to its best
@@ -7,8 +7,8 @@
  * the solve runs coarse to fine (spacing 32 ds, 16 ds, ... ds), each level starting from the previous one's line: the
  * same idea as K1999's step halving.
  */
-#ifndef TRK_LINE_H
-#define TRK_LINE_H
+#ifndef TRK_LINE_SWEEP_H
+#define TRK_LINE_SWEEP_H
 
 #include "trk_internal.h"
 
@@ -45,10 +45,13 @@ typedef struct TrkLineLevel {
     TrkLinePoint *p;   /* mem + TRK_LINE_GHOST: p[-2] .. p[m + 1] */
 } TrkLineLevel;
 
-/* Copies the points (px, py) at the ends of the level into the ghost cells beyond the other end: before a sweep the
- * low ones (points m-2, m-1 as they are), once points 0, 1 have moved the high ones. */
-void trk_line_ghost_low(TrkLinePoint *p, int m);
-void trk_line_ghost_high(TrkLinePoint *p, int m);
+/* One optimiser's update of the points from .. to - 1 of a sweep: returns the larger of `moved` and their largest
+ * move of an offset. */
+typedef double TrkLineRunFn(TrkLinePoint *p, int from, int to, double moved);
+
+/* One projected SOR sweep in index order with `run`: each d_i jumps to its best value with its neighbours (i-2 .. i+2
+ * around the loop) fixed, over-relaxed, then clamped to the track. Returns the largest move of an offset. */
+double trk_line_sweep(TrkLineLevel *lv, TrkLineRunFn *run);
 
 /* Classic (trk_line_classic.c): sum |P_{i-1} - 2 P_i + P_{i+1}|^2 at the centre's spacing. solve sweeps a level
  * `iterations` times or until it settles; finish fills line_kappa and line_ds_m of the samples from line_d_m. */
