@@ -40,7 +40,13 @@ cleanup() {
     kill "$xvfb" 2>/dev/null
 }
 trap cleanup EXIT INT TERM
-for i in 1 2 3 4 5 6 7 8 9 10; do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.3; done
+# the server must answer before the viewer starts: a viewer that finds no display runs headless and opens nothing
+ready=""
+for i in $(seq 1 150); do # up to 30 s on a loaded machine
+    xdotool getmouselocation >/dev/null 2>&1 && { ready=1; break; }
+    sleep 0.2
+done
+[ -n "$ready" ] || { check "Xvfb :$disp answers within 30 s" false; finish; }
 
 # open RACE with the rest as options; sets $win (the window id)
 open_window() {
@@ -48,9 +54,10 @@ open_window() {
     SDL_RENDER_DRIVER=software "$prog" run "$race" --quiet "$@" >"$out/app.log" 2>&1 &
     app=$!
     win=""
-    for i in $(seq 1 150); do # up to 30 s: a loaded machine builds the drivers' tables slowly
+    for i in $(seq 1 300); do # up to 60 s: a loaded machine builds the drivers' tables slowly
         win=$(xdotool search --name "racesim - " 2>/dev/null | head -n 1)
         [ -n "$win" ] && break
+        kill -0 "$app" 2>/dev/null || { echo "(the viewer exited before a window showed)" >>"$out/app.log"; break; }
         sleep 0.2
     done
     [ -n "$win" ] || return 1

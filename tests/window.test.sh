@@ -35,9 +35,17 @@ n=91
 while [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ]; do n=$((n + 1)); done
 Xvfb ":$n" -screen 0 1400x900x24 -nolisten tcp >/dev/null 2>&1 &
 xpid=$!
-i=0
-while [ ! -e "/tmp/.X11-unix/X$n" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 export DISPLAY=":$n"
+# the server must answer before the viewer starts: a viewer that finds no display runs headless and opens nothing
+i=0
+until xdotool getmouselocation >/dev/null 2>&1; do
+    i=$((i + 1))
+    if [ $i -gt 150 ]; then # 30 s on a loaded machine
+        bad "Xvfb :$n answers within 30 s"
+        finish
+    fi
+    sleep 0.2
+done
 
 # The window's libraries (X11, GL, D-Bus) keep allocations to the end, some in modules unloaded by then that no
 # suppression can name: under the sanitizer build, leak detection is off for the window processes (the keyframes'
