@@ -233,27 +233,32 @@ int app_race_load(const char *path, SimRace *race, char *err, size_t err_len)
     return rc;
 }
 
-void app_print_open_command(FILE *out, const char *lead, const char *race_path, uint64_t seed, bool shuffle,
-                            double at_s)
+void app_open_command(char *buf, size_t len, const char *race_path, uint64_t seed, bool shuffle, double at_s)
 {
-    fprintf(out, "%sracesim run ", lead);
+    size_t n = 0;
+#define APP_PUT(...) (n += (size_t)snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, __VA_ARGS__))
+    APP_PUT("racesim run ");
     bool plain = race_path[0] != '\0';
     for (const char *c = race_path; *c; c++)
         plain = plain && (isalnum((unsigned char)*c) || strchr("_./-+,:@%", *c));
     if (plain) {
-        fputs(race_path, out);
+        APP_PUT("%s", race_path);
     } else { /* single quotes, each ' written as '\'' */
-        fputc('\'', out);
-        for (const char *c = race_path; *c; c++) {
-            if (*c == '\'')
-                fputs("'\\''", out);
-            else
-                fputc(*c, out);
-        }
-        fputc('\'', out);
+        APP_PUT("'");
+        for (const char *c = race_path; *c; c++)
+            APP_PUT("%s", *c == '\'' ? "'\\''" : (char[2]){*c, '\0'});
+        APP_PUT("'");
     }
-    fprintf(out, " --seed %llu%s", (unsigned long long)seed, shuffle ? " --shuffle-grid" : "");
+    APP_PUT(" --seed %llu%s", (unsigned long long)seed, shuffle ? " --shuffle-grid" : "");
     if (at_s >= 0.0)
-        fprintf(out, " --at %.2f", at_s);
-    fputc('\n', out);
+        APP_PUT(" --at %.2f", at_s);
+#undef APP_PUT
+}
+
+void app_print_open_command(FILE *out, const char *lead, const char *race_path, uint64_t seed, bool shuffle,
+                            double at_s)
+{
+    char line[APP_OPEN_COMMAND_LEN];
+    app_open_command(line, sizeof line, race_path, seed, shuffle, at_s);
+    fprintf(out, "%s%s\n", lead, line);
 }

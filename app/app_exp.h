@@ -84,6 +84,10 @@ int app_chart_race(const SimRace *race, const SimSessionDef *def, const char *pa
  * for a shell when it needs it. */
 void app_print_open_command(FILE *out, const char *lead, const char *race_path, uint64_t seed, bool shuffle,
                             double at_s);
+/* The same command without the lead and the newline, into buf (cut short when it does not fit:
+ * APP_OPEN_COMMAND_LEN always holds it, a path being at most SIM_PATH_LEN bytes, each quoted in at most 4). */
+#define APP_OPEN_COMMAND_LEN (4 * SIM_PATH_LEN + 96)
+void app_open_command(char *buf, size_t len, const char *race_path, uint64_t seed, bool shuffle, double at_s);
 
 /* The record's JSON line as a malloc'd string, or NULL. */
 char *app_record_text(const LabRecord *rec);

@@ -72,15 +72,21 @@ static int app_video_spawn(pid_t *pid, FILE **to, int w, int h, int fps, const c
     return 0;
 }
 
+static int app_video_fps(const AppViewOpts *opts)
+{
+    return opts->fps > 0 ? opts->fps : APP_VIDEO_FPS;
+}
+
 /* Draws and sends every frame of [from, to]; returns the frames sent, or -1 when the pipe broke. */
 static long app_video_frames(AppFrames *f, const AppViewOpts *opts, FILE *to, char *err, size_t err_len)
 {
     SimWorld *world = sim_session_world(f->session);
     double dt = app_frames_dt(world);
-    long count = (long)floor((opts->to_s - opts->from_s) * APP_VIDEO_FPS + 1e-9) + 1;
+    int fps = app_video_fps(opts);
+    long count = (long)floor((opts->to_s - opts->from_s) * fps + 1e-9) + 1;
     long sent = 0;
     for (long k = 0; k < count; k++) {
-        double t = opts->from_s + (double)k / APP_VIDEO_FPS;
+        double t = opts->from_s + (double)k / fps;
         long tick = (long)ceil(t / dt - 1e-9);
         app_frames_step_to(f, tick);
         if (sim_world_tick(world) < tick) { /* the race ended before */
@@ -131,7 +137,7 @@ int app_view_video(const SimRace *race, const AppViewOpts *opts)
     pid_t pid;
     FILE *to = NULL;
     /* ffmpeg writes the temporary file itself; it is renamed onto the target only when ffmpeg succeeded */
-    if (app_video_spawn(&pid, &to, w, h, APP_VIDEO_FPS, cli_video_format(opts->video_path), out.tmp) != 0) {
+    if (app_video_spawn(&pid, &to, w, h, app_video_fps(opts), cli_video_format(opts->video_path), out.tmp) != 0) {
         fprintf(stderr, "racesim run: cannot start ffmpeg: %s\n", strerror(errno));
         app_out_abort(&out);
         app_frames_close(&f);
@@ -155,7 +161,7 @@ int app_view_video(const SimRace *race, const AppViewOpts *opts)
         fprintf(stderr, "racesim run: %s\n", err);
         return 1;
     }
-    fprintf(stderr, "racesim run: wrote %s: %ld frames at %d fps from %.2f s of the race\n", opts->video_path, sent,
-            APP_VIDEO_FPS, opts->from_s);
+    fprintf(stderr, "racesim run: wrote %s: %ld frames of %dx%d at %d fps from %.2f s of the race\n",
+            opts->video_path, sent, w, h, app_video_fps(opts), opts->from_s);
     return 0;
 }

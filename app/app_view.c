@@ -38,6 +38,13 @@ typedef struct AppBench {
 
 /* ---- window ---------------------------------------------------------------------------------------------------- */
 
+/* When the display cannot be reached SDL falls back to its offscreen driver: that is no window to watch. */
+static bool app_video_real(void)
+{
+    const char *driver = SDL_GetCurrentVideoDriver();
+    return driver && strcmp(driver, "offscreen") != 0 && strcmp(driver, "dummy") != 0;
+}
+
 bool app_view_available(void)
 {
     const char *x = getenv("DISPLAY"), *wl = getenv("WAYLAND_DISPLAY");
@@ -45,9 +52,7 @@ bool app_view_available(void)
         return false;
     if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0)
         return false;
-    /* when the display cannot be reached SDL falls back to its offscreen driver: that is no window to watch */
-    const char *driver = SDL_GetCurrentVideoDriver();
-    bool real = driver && strcmp(driver, "offscreen") != 0 && strcmp(driver, "dummy") != 0;
+    bool real = app_video_real();
     SDL_QuitSubSystem(SDL_INIT_VIDEO);
     return real;
 }
@@ -265,6 +270,12 @@ int app_view_window(const SimRace *race, const AppViewOpts *opts)
 {
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         fprintf(stderr, "racesim: cannot start SDL video: %s\n", SDL_GetError());
+        return 1;
+    }
+    if (!app_video_real()) { /* the display answered app_view_available, not now (an X server resetting) */
+        fprintf(stderr, "racesim: cannot open a window: the display stopped answering (SDL chose its %s driver)\n",
+                SDL_GetCurrentVideoDriver() ? SDL_GetCurrentVideoDriver() : "no");
+        SDL_Quit();
         return 1;
     }
     AppWindow aw = {0};

@@ -15,7 +15,8 @@ typedef struct AppViewOpts {
     double at_s;                /* sim time of the screenshot frame; a window opens there, paused */
     const char *video_path;     /* for app_view_video */
     double from_s, to_s;        /* the clip's stretch of race time */
-    int width, height;          /* window / screenshot size in pixels (defaults 1280x800 when 0) */
+    int fps;                    /* the clip's frames a second of race time (APP_VIDEO_FPS when 0) */
+    int width, height;          /* window / screenshot / clip size in pixels (defaults 1280x800 when 0) */
 } AppViewOpts;
 
 /* Opens a window and shows the race live (from opts->at_s, paused, when it is set); returns a process exit code.
@@ -25,7 +26,7 @@ int app_view_window(const SimRace *race, const AppViewOpts *opts);
 /* Renders one frame at opts->at_s with the software renderer (no display needed) and writes a PNG (BMP for a .bmp
  * name). */
 int app_view_screenshot(const SimRace *race, const AppViewOpts *opts);
-/* Frames per second of a clip (race time). */
+/* Frames per second of a clip (race time) unless opts->fps says otherwise. */
 #define APP_VIDEO_FPS 30
 /* Renders the frames of [from_s, to_s] offscreen, as the screenshot, and pipes them to ffmpeg, which writes
  * video_path (its container by the extension: cli_video_format, cli.h). Returns an exit code: 2 when ffmpeg is not

@@ -26,6 +26,12 @@ int cli_parse_double(const char *s, double *out);
 /* The container ffmpeg writes for a --video file name, by its extension (case-insensitive): "mp4", "matroska",
  * "webm" or "mov" for a .mp4, .mkv, .webm or .mov name (more than the extension); NULL for another. */
 const char *cli_video_format(const char *path);
+/* A frame size "WxH" (or "WXH"), CLI_MIN_W x CLI_MIN_H .. CLI_MAX_W x CLI_MAX_H pixels. Returns 0 on success. */
+#define CLI_MIN_W 960
+#define CLI_MIN_H 540
+#define CLI_MAX_W 3840
+#define CLI_MAX_H 2160
+int cli_parse_size(const char *s, int *w, int *h);
 /* "I/N" with 1 <= I <= N <= 1000000. */
 int cli_parse_shard(const char *s, int *index, int *count);
 /* What an experiment option accepts, for error messages ("an integer 1..256"). */
@@ -56,6 +62,8 @@ typedef struct CliRunOpts {
     const char *video_path; /* --video: a clip of [from_s, to_s]; a name cli_video_format knows */
     double from_s, to_s;    /* --from, --to, 0..1e6 s, only with --video: from_s < to_s (default from_s + 10) */
     bool have_to;           /* --to given */
+    int fps;                /* --fps 1..120, only with --video; 0 = the default (APP_VIDEO_FPS) */
+    int width, height;      /* --size WxH, 960x540..3840x2160 (even with --video), never with --headless; 0 = default */
     const char *chart_path; /* --chart: lap and gap chart (experiments) */
     const char *trace_path; /* --trace: every car every tick, CSV */
 } CliRunOpts;

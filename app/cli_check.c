@@ -20,7 +20,8 @@ static void cli_check_usage(FILE *out)
             "                  its race seed)\n"
             "  --jobs J        run J races at a time (threads; the output does not depend on J; default: all cores, here %d)\n"
             "  --json          one JSON object per scenario (every seed, every check, and the checks across\n"
-            "                  seeds in \"across_seeds\"), then a summary object\n"
+            "                  seeds in \"across_seeds\"), then a summary object; a failed seed and each of its\n"
+            "                  failed checks carry \"at_s\" (the moment, or null) and \"watch\" (the command)\n"
             "  -v, --verbose   also one line per seed (per-seed checks only), and a watch line per failed seed\n"
             "  -h, --help      this text\n\n"
             "Exit status: 0 every scenario passed, 1 a scenario failed, 2 bad usage or a bad scenario file.\n",

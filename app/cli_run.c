@@ -29,10 +29,14 @@ static void cli_run_usage(FILE *out)
             "                      needed) and exit\n"
             "  --at SECONDS        the moment of the screenshot (default 0); without --screenshot, the window\n"
             "                      opens there, paused (left / right arrows rewind and go forward)\n"
-            "  --video FILE        render the race from --from to --to (30 frames a second, no display needed)\n"
-            "                      and encode it with ffmpeg into FILE (.mp4, .mkv, .webm or .mov)\n"
+            "  --video FILE        render the race from --from to --to (--fps frames a second of race time, no\n"
+            "                      display needed) and encode it with ffmpeg into FILE (.mp4, .mkv, .webm or .mov)\n"
             "  --from SECONDS      start of the --video clip (default 0)\n"
             "  --to SECONDS        end of the --video clip (default 10 s after --from)\n"
+            "  --fps N             frames a second of the --video, 1..120 (default 30)\n"
+            "  --size WxH          pixels of the window, the --screenshot or the --video, 960x540..3840x2160\n"
+            "                      (default 1280x800; a video's width and height must be even; the panels keep\n"
+            "                      their size, so a larger frame shows more of the track)\n"
             "  --camera MODE       overview | follow | chase | director: the first camera (default: director in a\n"
             "                      window and a video, overview in a screenshot)\n"
             "  --font PATH         TTF font for the viewer (default: DejaVu Sans)\n"
@@ -68,6 +72,13 @@ static int cli_run_value_opt(CliRunOpts *o, const char *opt, const char *val, FI
             return cli_run_bad(err, opt, "a number of seconds 0..1000000", val);
         *(strcmp(opt, "--at") == 0 ? &o->at_s : strcmp(opt, "--from") == 0 ? &o->from_s : &o->to_s) = t;
         o->have_to |= strcmp(opt, "--to") == 0;
+    } else if (strcmp(opt, "--size") == 0) {
+        if (cli_parse_size(val, &o->width, &o->height) != 0)
+            return cli_run_bad(err, opt, "WIDTHxHEIGHT in pixels, 960x540..3840x2160 (e.g. 1920x1080)", val);
+    } else if (strcmp(opt, "--fps") == 0) {
+        if (cli_parse_long(val, 1, 120, &n) != 0)
+            return cli_run_bad(err, opt, "frames a second, an integer 1..120", val);
+        o->fps = (int)n;
     } else if (strcmp(opt, "--video") == 0) {
         if (val[0] && !cli_video_format(val))
             return cli_run_bad(err, opt, "a file name ending in .mp4, .mkv, .webm or .mov", val);
@@ -110,6 +121,7 @@ int cli_run_parse(int argc, char **argv, CliRunOpts *o, FILE *out, FILE *err)
         {"trace", required_argument, NULL, 't'},    {"help", no_argument, NULL, 'h'},
         {"camera", required_argument, NULL, 'C'},  {"video", required_argument, NULL, 'V'},
         {"from", required_argument, NULL, 'F'},    {"to", required_argument, NULL, 'U'},
+        {"size", required_argument, NULL, 'Z'},    {"fps", required_argument, NULL, 'R'},
         {NULL, 0, NULL, 0},
     };
     bool have_at = false, have_from = false;
@@ -133,7 +145,7 @@ int cli_run_parse(int argc, char **argv, CliRunOpts *o, FILE *out, FILE *err)
             o->timing = true;
             break;
         case 's': case 'l': case 'j': case 'c': case 'p': case 'a': case 'f': case 'g': case 't': case 'C':
-        case 'V': case 'F': case 'U': {
+        case 'V': case 'F': case 'U': case 'Z': case 'R': {
             char opt[32];
             snprintf(opt, sizeof opt, "--%s", longs[index].name);
             int rc = cli_run_value_opt(o, opt, optarg, err);
@@ -166,9 +178,16 @@ int cli_run_parse(int argc, char **argv, CliRunOpts *o, FILE *out, FILE *err)
             ? "--video renders the viewer's frames from --from to --to: not with --headless, --screenshot or --at"
         : (have_from || o->have_to) && !o->video_path ? "--from and --to set the stretch of a --video"
         : o->video_path && o->to_s <= o->from_s ? "--to must be later than --from"
-                                                : NULL;
+        : o->fps && !o->video_path ? "--fps sets the frame rate of a --video"
+        : o->width && o->headless ? "--size is the window's, a --screenshot's or a --video's: not with --headless"
+                                  : NULL;
     if (conflict) {
         fprintf(err, "racesim run: %s\n", conflict);
+        return 2;
+    }
+    if (o->video_path && o->width && (o->width % 2 || o->height % 2)) { /* H.264 and VP9 in 4:2:0 colour */
+        fprintf(err, "racesim run: --size %dx%d: a video's width and height must be even (its colour is stored for "
+                     "each 2x2 block of pixels)\n", o->width, o->height);
         return 2;
     }
     if (cli_path_given(err, "run", "RACE.ini", o->race_path) || cli_path_given(err, "run", "--chart", o->chart_path))

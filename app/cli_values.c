@@ -33,6 +33,22 @@ const char *cli_video_format(const char *path)
     return NULL;
 }
 
+int cli_parse_size(const char *s, int *w, int *h)
+{
+    const char *x = strpbrk(s, "xX");
+    char wtext[16];
+    long lw, lh;
+    if (!x || x == s || (size_t)(x - s) >= sizeof wtext)
+        return 1;
+    snprintf(wtext, sizeof wtext, "%.*s", (int)(x - s), s);
+    if (wtext[0] < '0' || wtext[0] > '9' || x[1] < '0' || x[1] > '9' || /* no sign, no space */
+        cli_parse_long(wtext, CLI_MIN_W, CLI_MAX_W, &lw) != 0 || cli_parse_long(x + 1, CLI_MIN_H, CLI_MAX_H, &lh) != 0)
+        return 1;
+    *w = (int)lw;
+    *h = (int)lh;
+    return 0;
+}
+
 int cli_parse_double(const char *s, double *out)
 {
     char *end;

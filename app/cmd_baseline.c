@@ -199,9 +199,11 @@ static void cmd_baseline_order(const LabBaseline *b, const SimRace *race, const 
     }
 }
 
-/* When a seed's change shows, to watch it: the first event past the recorded count of a count that grew, else the
- * end of the race, where a count that fell or the finishing order is settled. The seed is run again for its
- * events (the runs of the comparison keep only their counts). -1 when it cannot run. */
+/* When a seed's change shows, to watch it: the first event past the recorded count of a count that grew, or the
+ * tick from which the finishing order differed from the recorded one for good (lab_order_track_parted: the last
+ * change of places of the first pair to settle the other way round, or a new retirement), whichever is earlier;
+ * else the end of the race, where a count that fell is settled. The seed is run again for its events and running
+ * order (the runs of the comparison keep only their counts and finishing order). -1 when it cannot run. */
 static double cmd_baseline_moment(const SimRace *race, bool shuffle, const LabBaselineRun *was,
                                   const LabBaselineRun *now)
 {
@@ -213,7 +215,17 @@ static double cmd_baseline_moment(const SimRace *race, bool shuffle, const LabBa
     if (!s)
         return -1.0;
     SimWorld *w = sim_session_world(s);
-    sim_world_run(w);
+    LabOrderTrack track;
+    bool order = lab_baseline_run_order_differs(was, now) && lab_order_track_init(&track) == 0;
+    if (order) {
+        lab_order_track_session(&track, s);
+        while (!sim_world_done(w)) {
+            sim_world_step(w);
+            lab_order_track_session(&track, s);
+        }
+    } else {
+        sim_world_run(w);
+    }
     double at = sim_world_time(w), dt = 1.0 / sim_world_def(w)->tick_hz;
     static const SimEventType types[3] = {SIM_EV_OVERTAKE, SIM_EV_COLLISION, SIM_EV_OFFTRACK};
     const int was_n[3] = {was->overtakes, was->collisions, was->offtracks};
@@ -228,6 +240,12 @@ static double cmd_baseline_moment(const SimRace *race, bool shuffle, const LabBa
                 at = (double)ev[i].tick * dt;
             seen[k]++;
         }
+    if (order) {
+        long parted = lab_order_track_parted(&track, was);
+        if (parted >= 0 && (double)parted * dt < at)
+            at = (double)parted * dt;
+        lab_order_track_free(&track);
+    }
     sim_session_destroy(s);
     return at;
 }

@@ -276,8 +276,23 @@ static int cmd_check_print_text(const CheckCtx *ctx, const CheckScenario *sc, bo
     return failed == 0 && across.pass;
 }
 
-/* The checks of a report as the elements of a JSON array. */
-static void cmd_check_json_checks(const LabExpectReport *r)
+/* The moment a failure shows and the command that opens it there, as the text's "watch:" line gives them:
+ * ',"at_s":T,"watch":"racesim run PATH --seed S --at T"' (at_s null, and no --at, when the failure has no moment).
+ * at_s is rounded as the command's --at is, so the two agree. */
+static void cmd_check_json_watch(const CheckScenario *sc, uint64_t seed, double at_s)
+{
+    char cmd[APP_OPEN_COMMAND_LEN];
+    char at[32];
+    app_open_command(cmd, sizeof cmd, sc->path, seed, false, at_s);
+    if (at_s >= 0.0)
+        snprintf(at, sizeof at, "%.2f", at_s);
+    printf(",\"at_s\":%s,\"watch\":", at_s >= 0.0 ? at : "null");
+    sim_json_write_string(stdout, cmd);
+}
+
+/* The checks of a report as the elements of a JSON array; with a scenario (a seed's checks, not the means across
+ * seeds), each failed check carries its moment and watch command. */
+static void cmd_check_json_checks(const LabExpectReport *r, const CheckScenario *sc, uint64_t seed)
 {
     for (int j = 0; j < r->count; j++) {
         const LabExpectCheck *c = &r->checks[j];
@@ -288,15 +303,21 @@ static void cmd_check_json_checks(const LabExpectReport *r)
         sim_json_write_string(stdout, c->measured_text);
         printf(",\"limit_text\":");
         sim_json_write_string(stdout, c->limit_text);
+        if (sc && !c->pass)
+            cmd_check_json_watch(sc, seed, c->at_s);
         printf("}");
     }
 }
 
-static void cmd_check_json_report(const LabExpectReport *r, uint64_t seed)
+/* A seed's run; a failed one carries the moment and command the text prints under it (its earliest failure). */
+static void cmd_check_json_report(const LabExpectReport *r, const CheckScenario *sc, uint64_t seed)
 {
     printf("{\"seed\":%llu,\"pass\":%s,\"checks\":[", (unsigned long long)seed, r->pass ? "true" : "false");
-    cmd_check_json_checks(r);
-    printf("]}");
+    cmd_check_json_checks(r, sc, seed);
+    printf("]");
+    if (!r->pass)
+        cmd_check_json_watch(sc, seed, r->at_s);
+    printf("}");
 }
 
 static int cmd_check_print_json(const CheckCtx *ctx, const CheckScenario *sc)
@@ -321,10 +342,10 @@ static int cmd_check_print_json(const CheckCtx *ctx, const CheckScenario *sc)
     for (long k = 0; k < runs; k++) {
         if (k)
             putchar(',');
-        cmd_check_json_report(&reports[k], sc->seed_first + (uint64_t)k);
+        cmd_check_json_report(&reports[k], sc, sc->seed_first + (uint64_t)k);
     }
     printf("],\"across_seeds\":[");
-    cmd_check_json_checks(&across);
+    cmd_check_json_checks(&across, NULL, 0);
     printf("]}\n");
     return pass;
 }

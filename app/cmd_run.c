@@ -165,6 +165,9 @@ int cmd_run(int argc, char **argv)
     view.video_path = o.video_path;
     view.from_s = o.from_s;
     view.to_s = o.to_s;
+    view.fps = o.fps;
+    view.width = o.width;
+    view.height = o.height;
     bool viewed = true;
     if (o.screenshot_path)
         rc = app_view_screenshot(race, &view);

@@ -764,4 +764,36 @@ bool lab_baseline_run_order_differs(const LabBaselineRun *a, const LabBaselineRu
 /* Compares a rerun with the recorded runs under the recorded tolerances. Both must hold the same seeds. */
 LabBaselineVerdict lab_baseline_compare(const LabBaseline *recorded, const LabBaseline *now);
 
+/* Where a rerun's finishing order parted from the recorded one. A baseline keeps only each seed's finishing order,
+ * so the rerun is followed tick by tick: its running order (sim_world_order: race distance, then finishers in
+ * finishing order, retired cars last, the order the finishing order is taken from) is pushed after every step, and
+ * for every pair of cars the tracker keeps the last tick the two changed places. */
+typedef struct LabOrderTrack {
+    int car_count;
+    long tick;                        /* of the last order pushed, -1 before the first */
+    uint8_t place[SIM_MAX_CARS];      /* by race entry (0-based): its place in that order, 0 = the leader */
+    long retired_tick[SIM_MAX_CARS];  /* by race entry: the first tick it was seen retired, -1 never */
+    long moved_tick[SIM_MAX_CARS];    /* by race entry: the last tick its place changed, -1 never */
+    long *swapped;                    /* malloc'd [a * SIM_MAX_CARS + b] for entries a < b: the last tick the two
+                                         changed places, -1 never */
+} LabOrderTrack;
+
+/* Returns 0, nonzero when out of memory. */
+int lab_order_track_init(LabOrderTrack *t);
+void lab_order_track_free(LabOrderTrack *t);
+/* The running order at `tick` (ascending from one push to the next): race entries (0-based) from the leader back,
+ * and whether the car in each place has retired. The first push is the start. */
+void lab_order_track_push(LabOrderTrack *t, long tick, const uint8_t *order, const bool *retired, int count);
+/* The same from a session's world, as it is now. */
+void lab_order_track_session(LabOrderTrack *t, const SimSession *session);
+/* The tick from which the rerun's order differed from the recorded finishing order `was` for good:
+ *  - of the pairs of cars that finished the other way round from `was`, the earliest last change of places between
+ *    the two (from that tick to the flag they run in the order that differs), or the retirement of a car `was` did
+ *    not retire, whichever comes first;
+ *  - when there is neither (every such pair ran in its final order from the start: it is the recorded race that
+ *    changed their places), the last change of places of any car whose finishing place differs: from then on those
+ *    cars hold the places they finish in, which are not the recorded ones.
+ * -1 when those cars never changed places at all. Pushes must have reached the end of the race. */
+long lab_order_track_parted(const LabOrderTrack *t, const LabBaselineRun *was);
+
 #endif

@@ -602,3 +602,97 @@ LabBaselineVerdict lab_baseline_compare(const LabBaseline *rec, const LabBaselin
              v.changed_orders <= t->orders && (!v.exact || v.changed_seeds == 0);
     return v;
 }
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Where a rerun's order parted from the recorded one
+ *--------------------------------------------------------------------------------------------------------------*/
+
+int lab_order_track_init(LabOrderTrack *t)
+{
+    memset(t, 0, sizeof *t);
+    t->tick = -1;
+    for (int i = 0; i < SIM_MAX_CARS; i++)
+        t->retired_tick[i] = t->moved_tick[i] = -1;
+    t->swapped = malloc(sizeof *t->swapped * SIM_MAX_CARS * SIM_MAX_CARS);
+    if (!t->swapped)
+        return 1;
+    for (int i = 0; i < SIM_MAX_CARS * SIM_MAX_CARS; i++)
+        t->swapped[i] = -1;
+    return 0;
+}
+
+void lab_order_track_free(LabOrderTrack *t)
+{
+    free(t->swapped);
+    t->swapped = NULL;
+}
+
+void lab_order_track_push(LabOrderTrack *t, long tick, const uint8_t *order, const bool *retired, int count)
+{
+    count = count < SIM_MAX_CARS ? count : SIM_MAX_CARS;
+    uint8_t place[SIM_MAX_CARS];
+    memset(place, 0, sizeof place);
+    for (int k = 0; k < count; k++) {
+        int e = order[k] < SIM_MAX_CARS ? order[k] : SIM_MAX_CARS - 1;
+        place[e] = (uint8_t)k;
+        if (retired[k] && t->retired_tick[e] < 0)
+            t->retired_tick[e] = tick;
+    }
+    bool first = t->tick < 0;
+    if (!first && count == t->car_count && memcmp(place, t->place, (size_t)count) == 0) {
+        t->tick = tick; /* nearly every tick: nobody changed places */
+        return;
+    }
+    for (int a = 0; !first && a < count; a++) {
+        if (place[a] != t->place[a])
+            t->moved_tick[a] = tick;
+        for (int b = a + 1; b < count; b++)
+            if ((place[a] < place[b]) != (t->place[a] < t->place[b]))
+                t->swapped[a * SIM_MAX_CARS + b] = tick;
+    }
+    memcpy(t->place, place, sizeof place);
+    t->car_count = count;
+    t->tick = tick;
+}
+
+void lab_order_track_session(LabOrderTrack *t, const SimSession *session)
+{
+    SimWorld *w = sim_session_world((SimSession *)session); /* read only: the accessor is not const */
+    int n = sim_world_car_count(w) < SIM_MAX_CARS ? sim_world_car_count(w) : SIM_MAX_CARS;
+    const int *order = sim_world_order(w);
+    uint8_t entries[SIM_MAX_CARS];
+    bool retired[SIM_MAX_CARS];
+    for (int k = 0; k < n; k++) {
+        entries[k] = (uint8_t)sim_session_entry_of(session, order[k]);
+        retired[k] = sim_world_car(w, order[k])->status == SIM_DNF;
+    }
+    lab_order_track_push(t, sim_world_tick(w), entries, retired, n);
+}
+
+long lab_order_track_parted(const LabOrderTrack *t, const LabBaselineRun *was)
+{
+    int n = was->car_count < t->car_count ? was->car_count : t->car_count;
+    uint8_t was_place[SIM_MAX_CARS];
+    bool was_retired[SIM_MAX_CARS];
+    memset(was_place, 0, sizeof was_place);
+    memset(was_retired, 0, sizeof was_retired);
+    for (int k = 0; k < n; k++) {
+        was_place[was->order[k]] = (uint8_t)k;
+        was_retired[was->order[k]] = was->retired[k];
+    }
+    long at = -1, settled = -1; /* the first settled difference; the last move of a car whose place differs */
+    for (int a = 0; a < n; a++) {
+        bool retired = t->retired_tick[a] >= 0;
+        if (retired && !was_retired[a] && (at < 0 || t->retired_tick[a] < at))
+            at = t->retired_tick[a];
+        if ((was_place[a] != t->place[a] || retired != was_retired[a]) && t->moved_tick[a] > settled)
+            settled = t->moved_tick[a];
+        for (int b = a + 1; b < n; b++) {
+            long swapped = t->swapped[a * SIM_MAX_CARS + b];
+            bool differs = (was_place[a] < was_place[b]) != (t->place[a] < t->place[b]);
+            if (differs && swapped >= 0 && (at < 0 || swapped < at))
+                at = swapped;
+        }
+    }
+    return at >= 0 ? at : settled;
+}

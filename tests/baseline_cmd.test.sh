@@ -39,22 +39,45 @@ out=$("$prog" baseline compare "$base" 2>&1); rc=$?
 [ "$rc" -eq 1 ]; check "changed drivers: exit 1" $?
 printf '%s\n' "$out" | grep -q "^note: the race, track or driver files changed"; check "files note" $?
 printf '%s\n' "$out" | grep -q "^seed [0-9]*:"; check "per-seed change lines" $?
-# each changed seed comes with the command that opens it where the change shows (a count past the recorded one,
-# else the end), and that moment is in the race
+# each changed seed comes with the command that opens it where the change shows, and that moment is in the race.
+# A changed finishing order shows where the rerun's order parted from the recorded one (the baseline keeps only the
+# finishing order): here the slower drivers' seeds lose a pass (#4 no longer passes #2), so no pair of cars changed
+# places the other way in the rerun, and the moment is the last change of places of a car whose place differs (from
+# then on they hold the places they finish in): #3 drawing ahead of #2, the pass confirmed 1 s after it is a car
+# length ahead. Not the end of the race, as it was.
 n_changed=$(printf '%s\n' "$out" | grep -c "^seed [0-9]*:")
 watch=$(printf '%s\n' "$out" | grep -E "^    watch: racesim run $race --seed [0-9]+ --at [0-9]+\.[0-9]{2}$")
 [ "$(printf '%s\n' "$watch" | grep -c .)" -eq "$n_changed" ]; check "a watch command per changed seed" $?
-w1=$(printf '%s\n' "$watch" | head -n 1)
-seed1=$(printf '%s\n' "$w1" | sed 's/.*--seed \([0-9]*\).*/\1/')
-at1=$(printf '%s\n' "$w1" | sed 's/.*--at //')
-"$prog" run "$race" --seed "$seed1" --headless --quiet --json "$tmp/changed.json" >/dev/null 2>&1
-python3 - "$tmp/changed.json" "$at1" <<'PY'; check "the watch moment is an event of the changed race, or its end" $?
+# the moment of a seed's order change against the rerun's events: $1 the compare output, $2 "one" (an overtake with
+# a car whose place differs) or "both" (an overtake between two such cars), confirmed 1 to 5 s after the moment
+order_moments() {
+    printf '%s\n' "$1" | awk '/^seed [0-9]+:.*order:/ { s = $0; getline; print s " " $0 }' | while IFS= read -r line; do
+        seed=$(printf '%s\n' "$line" | sed 's/^seed \([0-9]*\):.*/\1/')
+        at=$(printf '%s\n' "$line" | sed 's/.*--at //')
+        moved=$(printf '%s\n' "$line" | sed 's/.*order://; s/    watch:.*//' | grep -o '#[0-9]*' | tr -d '#' | sort -u | tr '\n' ' ')
+        "$prog" run "$race" --seed "$seed" --headless --quiet --json "$tmp/changed.json" >/dev/null 2>&1
+        python3 - "$tmp/changed.json" "$at" "$2" $moved <<'PY' || echo "seed $seed: --at $at"
 import json, sys
 r = json.load(open(sys.argv[1]))
-at = float(sys.argv[2])
-times = [e["tick"] / r["tick_hz"] for e in r["events"] if e["type"] in ("overtake", "collision", "offtrack")]
-sys.exit(0 if any(abs(t - at) < 0.006 for t in times) or abs(at - r["sim_time_s"]) < 0.006 else 1)
+at, need, moved = float(sys.argv[2]), sys.argv[3], {int(x) for x in sys.argv[4:]}
+passes = [e["tick"] / r["tick_hz"] for e in r["events"] if e["type"] == "overtake" and
+          len({e["passer"], e["passed"]} & moved) >= (2 if need == "both" else 1)]
+sys.exit(0 if at < r["sim_time_s"] - 1 and any(at + 1 <= t <= at + 5 for t in passes) else 1)
 PY
+    done
+}
+bad_moments=$(order_moments "$out" one | tr "\n" " ")
+[ -z "$bad_moments" ] && printf '%s\n' "$out" | grep -q "order:"
+check "a lost pass: the watch moment is where the cars whose places differ last changed places ($bad_moments)" $?
+# the other way round (the baseline recorded with the slower drivers, compared with the usual ones): #4 passes #2 in
+# the rerun, so the moment is where the two changed places for good, before the pass is confirmed (the moment an
+# overtake past the recorded count would give)
+"$prog" baseline record "$race" --seeds 1-3 --out "$tmp/slow.txt" >/dev/null 2>&1
+cp tests/data/sim/driver.ini "$tmp/"
+out2=$("$prog" baseline compare "$tmp/slow.txt" 2>&1)
+bad_moments=$(order_moments "$out2" both | tr "\n" " ")
+[ -z "$bad_moments" ] && printf '%s\n' "$out2" | grep -q "order:"
+check "a new pass: the watch moment is where the two cars changed places for good ($bad_moments)" $?
 cp tests/data/sim/driver.ini "$tmp/"
 
 # ---- bad files: exit 2, exact messages ----
@@ -145,6 +168,42 @@ check "check mean --json fail" $?
 [ "$(printf '%s\n' "$j1" | tail -n 1)" = '{"passed":1,"failed":1}' ]; check "check mean --json summary" $?
 j1=$("$prog" check "$tmp/a_pass.ini" --json 2>&1)
 printf '%s\n' "$j1" | head -n 1 | grep -q '\],"across_seeds":\[\]}$'; check "check --json without means: empty across_seeds" $?
+# --json carries the text's watch moment and command: each failed check its own (at_s null and no --at for one
+# without a moment), each failed seed its earliest, as the text prints under the scenario; passing checks and the
+# means across seeds none. The path needs quoting for a shell, and the command runs as given.
+q="$tmp/b fail's.ini"
+cp "$tmp/b_fail.ini" "$q"
+printf 'overtakes_min = 1\ncollisions_max = 5\n' >> "$q"
+text=$("$prog" check "$q" --seeds 1-2 2>&1)
+"$prog" check "$q" --seeds 1-2 --json > "$tmp/watch.json" 2>&1
+python3 - "$tmp/watch.json" "$(printf '%s\n' "$text" | sed -n 's/^    watch: //p')" \
+    "$(printf '%s\n' "$text" | sed -n 's/.*(first at \([0-9.]*\) s).*/\1/p')" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+sc, text_watch, first = json.loads(lines[0]), sys.argv[2], float(sys.argv[3])
+quoted = "'" + sc["scenario"].replace("'", "'\\''") + "'"
+ok = not sc["pass"] and len(sc["seeds"]) == 2 and text_watch == sc["seeds"][0]["watch"]
+for run in sc["seeds"]:
+    cmd = "racesim run %s --seed %d" % (quoted, run["seed"])
+    ok = ok and not run["pass"] and run["at_s"] == first and run["watch"] == cmd + " --at %.2f" % first
+    for c in run["checks"]:
+        if c["pass"]:
+            ok = ok and "at_s" not in c and "watch" not in c
+        elif c["name"] == "overtakes_min":  # too few overtakes: no moment
+            ok = ok and c["at_s"] is None and c["watch"] == cmd
+        else:                                # the pair's first contact
+            ok = ok and c["at_s"] == first and c["watch"] == cmd + " --at %.2f" % first
+    ok = ok and sorted(c["pass"] for c in run["checks"]) == [False, False, True]
+sys.exit(0 if ok else 1)
+PY
+check "check --json: each failed check and seed with the text's watch moment and command" $?
+w=$(python3 -c 'import json, sys; print(json.loads(open(sys.argv[1]).readline())["seeds"][1]["watch"])' "$tmp/watch.json")
+eval "\"\$prog\" ${w#racesim } --screenshot \"\$tmp/watch.png\"" >/dev/null 2>&1 && [ -s "$tmp/watch.png" ]
+check "check --json: the watch command runs as given (quoted path; here with --screenshot)" $?
+j1=$("$prog" check "$tmp/mean/e_fail.ini" --json | head -n 1)
+printf '%s\n' "$j1" | grep -q '"across_seeds":\[{"name":"collisions_mean_max",.*"pass":false' &&
+    ! printf '%s\n' "$j1" | grep -q '"at_s"\|"watch"'
+check "check --json: a failed mean across seeds has no watch moment" $?
 # ---- a changed order names cars by race number (as the tables do), not by grid line ----
 cp -r data "$tmp/data"
 "$prog" baseline record "$tmp/data/races/default.ini" --seeds 1-1 --out "$tmp/order.txt" >/dev/null 2>&1

@@ -204,11 +204,75 @@ static int test_verdict(void)
     return 0;
 }
 
+/* A rerun of three cars (race entries 0, 1, 2) given as its running order every 10 ticks ("012" = entry 0 leads;
+ * an 'r' after a digit: that car has retired), and the tick lab_order_track_parted finds against the recorded
+ * finishing order `was` ("012" likewise). */
+static long parted(const char *const *orders, const char *was_text)
+{
+    LabOrderTrack t;
+    if (lab_order_track_init(&t) != 0)
+        return -2;
+    for (int i = 0; orders[i]; i++) {
+        uint8_t order[3];
+        bool retired[3] = {false, false, false};
+        int k = 0;
+        for (const char *c = orders[i]; *c; c++) {
+            if (*c == 'r' && k > 0)
+                retired[k - 1] = true;
+            else if (k < 3)
+                order[k++] = (uint8_t)(*c - '0');
+        }
+        lab_order_track_push(&t, 10L * i, order, retired, 3);
+    }
+    LabBaselineRun was;
+    memset(&was, 0, sizeof was);
+    for (const char *c = was_text; *c; c++) {
+        if (*c == 'r' && was.car_count > 0)
+            was.retired[was.car_count - 1] = true;
+        else if (was.car_count < 3)
+            was.order[was.car_count++] = (uint8_t)(*c - '0');
+    }
+    long at = lab_order_track_parted(&t, &was);
+    lab_order_track_free(&t);
+    return at;
+}
+
+/* Where a rerun's finishing order parted from the recorded one, from its running order alone */
+static int test_order_parted(void)
+{
+    /* 1 passes 0 at 10, 0 passes back at 20, 1 again at 30 for good; 2 passes 0 at 40. Recorded: 0, 1, 2. Both pairs
+     * finish the other way round; (0, 1) settled first, at 30 (not at 10: it changed back) */
+    static const char *const twice[] = {"012", "102", "012", "102", "120", "120", NULL};
+    TST_CHECK(parted(twice, "012") == 30);
+    /* recorded 1, 0, 2: only (0, 2) differs, settled at 40 */
+    TST_CHECK(parted(twice, "102") == 40);
+    /* the same order as recorded: nothing parted */
+    TST_CHECK(parted(twice, "120") == -1);
+    /* recorded 0, 2, 1: 2 passed 1 in the recorded race, never in the rerun, where 1 and 0 swapped at 10 and back
+     * at 20; the cars whose places differ (1 and 2) last moved at 20: from then on they hold their final places */
+    static const char *const held[] = {"012", "102", "012", "012", NULL};
+    TST_CHECK(parted(held, "021") == 20);
+    /* they never moved at all: no moment in the rerun */
+    static const char *const still[] = {"012", "012", "012", NULL};
+    TST_CHECK(parted(still, "021") == -1);
+    /* a car that retires in the rerun and not in the recorded race, in the place it was in: its retirement */
+    static const char *const retire[] = {"012", "012", "012r", "012r", NULL};
+    TST_CHECK(parted(retire, "012") == 20);
+    TST_CHECK(parted(retire, "012r") == -1); /* the recorded race had it too */
+    /* 2 passes 1 at 10, then 0 retires and drops back at 20: against a record of 0, 1, 2 the pass came first;
+     * against one where 0 retired too, only the pass differs */
+    static const char *const drop[] = {"012", "021", "210r", "210r", NULL};
+    TST_CHECK(parted(drop, "012") == 10);
+    TST_CHECK(parted(drop, "120r") == 10);
+    return 0;
+}
+
 int main(void)
 {
     TST_RUN(test_round_trip);
     TST_RUN(test_damaged);
     TST_RUN(test_stale);
     TST_RUN(test_verdict);
+    TST_RUN(test_order_parted);
     return tst_report();
 }

@@ -125,6 +125,19 @@ static int test_run_at_and_video(void)
     rc = cli_run_parse(c.argc, c.argv, &o, out, err);
     cli_call_end(out, err);
     TST_CHECK(rc == CLI_GO && o.from_s == 2.0 && o.to_s == 12.5 && o.have_to);
+    TST_CHECK(o.width == 0 && o.height == 0 && o.fps == 0); /* the defaults: 1280x800, 30 fps */
+    cli_call_free(&c);
+    static const char *const sized[] = {"run", "--video", "c.mp4", "--size", "1920X1080", "--fps=60", NULL};
+    cli_call_begin(&c, sized, &out, &err);
+    rc = cli_run_parse(c.argc, c.argv, &o, out, err);
+    cli_call_end(out, err);
+    TST_CHECK(rc == CLI_GO && c.err_len == 0 && o.width == 1920 && o.height == 1080 && o.fps == 60);
+    cli_call_free(&c);
+    static const char *const odd[] = {"run", "--screenshot", "s.png", "--size", "1001x601", NULL}; /* a picture */
+    cli_call_begin(&c, odd, &out, &err);
+    rc = cli_run_parse(c.argc, c.argv, &o, out, err);
+    cli_call_end(out, err);
+    TST_CHECK(rc == CLI_GO && o.width == 1001 && o.height == 601);
     cli_call_free(&c);
     static const struct {
         const char *words[8];
@@ -142,6 +155,14 @@ static int test_run_at_and_video(void)
         {{"run", "--video", "c.mp4", "--from", "3", "--to", "3", NULL}, "racesim run: --to must be later than --from"},
         {{"run", "--video", "c.mp4", "--to", "1e7", NULL}, "--to: expected a number of seconds 0..1000000, got '1e7'"},
         {{"run", "--headless", "--at", "1", NULL}, "racesim run: --at is the moment the viewer opens at"},
+        {{"run", "--size", "959x540", NULL},
+         "racesim run: --size: expected WIDTHxHEIGHT in pixels, 960x540..3840x2160 (e.g. 1920x1080), got '959x540'"},
+        {{"run", "--size", "1280*800", NULL}, "--size: expected WIDTHxHEIGHT"},
+        {{"run", "--size", "1280x800", "--headless", NULL}, "racesim run: --size is the window's"},
+        {{"run", "--video", "c.mp4", "--size", "1280x801", NULL}, "a video's width and height must be even"},
+        {{"run", "--video", "c.mp4", "--fps", "0", NULL},
+         "racesim run: --fps: expected frames a second, an integer 1..120, got '0'"},
+        {{"run", "--fps", "30", NULL}, "racesim run: --fps sets the frame rate of a --video"},
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         cli_call_begin(&c, refused[i].words, &out, &err);

@@ -9,6 +9,8 @@
 #   run-off is drawn beside the track close up and not in the overview;
 #   cars have a nose (a quarter of the way back from the front, under 0.6 of the widest; measured on the selected
 #   car in the chase camera).
+#   the director holds both cars of a fight in the frame (opened with --at at a moment from a real run, then 5 s back
+#   with the left arrow), zooms out as the fight stretches, and following one of the two alone loses the other.
 # Skips (0 passed, 0 failed) when Xvfb, xdotool or import is missing.
 # usage: sh tests/viewer_window.test.sh PROGRAM BUILD_DIR
 prog="$1"
@@ -28,18 +30,27 @@ done
 rm -rf "$out"
 mkdir -p "$out"
 
-# a display of our own: the first free number from 70
-disp=70
-while [ -e "/tmp/.X11-unix/X$disp" ] || [ -e "/tmp/.X$disp-lock" ]; do disp=$((disp + 1)); done
-Xvfb ":$disp" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
+# a display of our own, its number chosen by the server (-displayfd: a free one, taken atomically; picking it from
+# the lock files raced with other runs of the tests). -noreset: by default an X server resets when its last client
+# leaves, and drops the connections made meanwhile; xdotool's and import's calls leave one after another, so the
+# viewer's connection sometimes met a reset, SDL fell back to its offscreen driver and no window showed.
+Xvfb -displayfd 3 -noreset -screen 0 1280x800x24 -nolisten tcp 3>"$out/display" >/dev/null 2>&1 &
 xvfb=$!
-export DISPLAY=":$disp"
 app=""
 cleanup() {
     [ -n "$app" ] && kill "$app" 2>/dev/null
     kill "$xvfb" 2>/dev/null
 }
 trap cleanup EXIT INT TERM
+disp=""
+for i in $(seq 1 150); do # up to 30 s on a loaded machine
+    disp=$(cat "$out/display" 2>/dev/null)
+    [ -n "$disp" ] && break
+    kill -0 "$xvfb" 2>/dev/null || break
+    sleep 0.2
+done
+[ -n "$disp" ] || { check "Xvfb starts and names its display within 30 s" false; finish; }
+export DISPLAY=":$disp"
 # the server must answer before the viewer starts: a viewer that finds no display runs headless and opens nothing
 ready=""
 for i in $(seq 1 150); do # up to 30 s on a loaded machine
@@ -149,6 +160,54 @@ runoff_far=$(count_rgb overview 460 0 820 800 707A62)
 check "run-off beside the track close up ($runoff_near px), none in the overview ($runoff_far px)" \
     [ "$runoff_near" -gt 2000 -a "$runoff_far" -eq 0 ]
 close_window
+
+# ---- the director holds both cars of a fight in the frame, and zooms out as the fight stretches ------------------
+# The moment, from a real run (the twenty-car race, seed 3, lap 3 of 3): #32 Tom Nervous chases #17 Max Tactic down
+# the long straight, 0.98 s behind at 262.5 s (the tower's orange interval: a fight), 55 m apart at 189 km/h. The
+# same second is more metres as they speed up: 77 m at 249 km/h by 267.5 s, more than the follow zoom holds in the
+# middle of the view, so the director zooms out. Following #32 alone at 262.5 s leaves #17 above the top of the
+# view: both cars on screen is the director's framing, not luck.
+# a capture taken once the window shows something else than capture $2 (a key's effect), up to 10 s on a loaded machine
+shot_changed() {
+    for i in $(seq 1 25); do
+        shot "$1"
+        cmp -s "$out/$1.png" "$out/$2.png" || return 0
+        sleep 0.4
+    done
+}
+# pixels of a colour in the view: right of the left column, below the caption, clear of the track map (top right)
+in_view() { echo $(( $(count_rgb "$1" 460 40 610 150 "$2") + $(count_rgb "$1" 460 190 820 610 "$2") )); }
+chaser=DB7093 # #32 Tom Nervous
+ahead=20B2AA  # #17 Max Tactic
+if open_window data/races/twenty.ini --seed 3 --at 267.5; then
+    # the window shows before the race is stepped to --at: wait for the first frame (the tower's colour chips)
+    for i in $(seq 1 100); do
+        shot dir_far
+        [ "$(count_rgb dir_far 0 0 460 800 $ahead)" -gt 0 ] && break
+        sleep 0.3
+    done
+    key Left                   # 5 s back: 262.5 s, from the keyframes
+    shot_changed dir_near dir_far
+    key c                      # follow the director's car, #32, at the follow zoom
+    shot_changed follow_near dir_near
+    close_window
+    for s in dir_near dir_far; do
+        a=$(in_view $s $ahead)
+        c=$(in_view $s $chaser)
+        check "director ($s): both cars of the fight in the frame (#17 $a px, #32 $c px)" [ "$a" -gt 40 -a "$c" -gt 40 ]
+    done
+    a=$(in_view follow_near $ahead)
+    c=$(in_view follow_near $chaser)
+    check "following #32 alone, #17 is out of the frame ($a px; #32 $c px)" [ "$a" -lt 5 -a "$c" -gt 40 ]
+    # the straight runs up the view in both frames: the asphalt in a band across it measures the zoom
+    near=$(count_rgb dir_near 460 190 820 380 46484e)
+    far=$(count_rgb dir_far 460 190 820 380 46484e)
+    check "director: zoomed out as the fight stretches from 55 to 77 m (asphalt $near -> $far px)" \
+        [ "$far" -gt 0 -a $((far * 10)) -lt $((near * 9)) ]
+else
+    check "the window opens at 267.5 s ($(cat "$out/app.log"))" false
+    close_window
+fi
 
 # ---- the results screen: styled, right of the tower and the ticker; Enter hides it, r brings a new race's back ----
 # the results' accent (title, top rule) in x from $2, $3 wide; from the top down to $4 (default: the whole height)

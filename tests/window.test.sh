@@ -30,11 +30,19 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# a display number nobody uses
-n=91
-while [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ]; do n=$((n + 1)); done
-Xvfb ":$n" -screen 0 1400x900x24 -nolisten tcp >/dev/null 2>&1 &
+# a display of our own, its number chosen by the server (-displayfd: a free one, taken atomically; picking it from
+# the lock files raced with other runs of the tests). -noreset: by default an X server resets when its last client
+# leaves, and drops the connections made meanwhile; xdotool's calls leave one after another, so the viewer's
+# connection sometimes met a reset, SDL fell back to its offscreen driver and no window showed.
+Xvfb -displayfd 3 -noreset -screen 0 1400x900x24 -nolisten tcp 3>"$tmp/display" >/dev/null 2>&1 &
 xpid=$!
+n=""
+for i in $(seq 1 150); do # 30 s on a loaded machine
+    n=$(cat "$tmp/display" 2>/dev/null)
+    [ -n "$n" ] && break
+    sleep 0.2
+done
+[ -n "$n" ] || { bad "Xvfb starts and names its display within 30 s"; finish; }
 export DISPLAY=":$n"
 # the server must answer before the viewer starts: a viewer that finds no display runs headless and opens nothing
 i=0

@@ -280,6 +280,13 @@ static const char *fuzz_cli_run_bad(const CliRunOpts *o, char **argv, int argc)
     } else if (o->from_s != 0.0 || o->to_s != 0.0 || o->have_to) {
         return "--from or --to without --video";
     }
+    if (o->fps != 0 && (!o->video_path || !fuzz_cli_range(o->fps, 1, 120)))
+        return "--fps out of 1..120 or without --video";
+    if ((o->width != 0) != (o->height != 0) ||
+        (o->width != 0 && (o->headless || !fuzz_cli_range(o->width, CLI_MIN_W, CLI_MAX_W) ||
+                           !fuzz_cli_range(o->height, CLI_MIN_H, CLI_MAX_H) ||
+                           (o->video_path && (o->width % 2 != 0 || o->height % 2 != 0)))))
+        return "--size out of range, odd for a --video, or with --headless";
     if (o->camera && strcmp(o->camera, "overview") != 0 && strcmp(o->camera, "follow") != 0 &&
         strcmp(o->camera, "chase") != 0 && strcmp(o->camera, "director") != 0)
         return "--camera";
