@@ -102,6 +102,9 @@ int app_frames_open(AppFrames *f, const SimRace *race, const AppViewOpts *opts, 
         app_frames_close(f);
         return 1;
     }
+    const char *aa = getenv("RACESIM_AA"); /* 0: hard edges, to compare (app_view.c) */
+    if (aa && strcmp(aa, "0") == 0)
+        rnd_view_set_antialias(f->view, false);
     SimWorld *world = sim_session_world(f->session);
     sim_world_keep_poses(world, true); /* the view draws them */
     rnd_view_camera(f->view)->mode = app_frames_camera(opts, camera);

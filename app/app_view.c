@@ -6,10 +6,23 @@
  * sim_world_step only, so a watched race ends exactly as a headless one; the arrows rewind and go forward through
  * keyframes that replay the same race (app_replay.h).
  *
+ * Stepping has a budget of APP_SIM_BUDGET_MS of wall time a frame: at 64x a slow moment (a loaded machine, a burst of
+ * contacts) would otherwise step for longer than a frame lasts, the next frame would owe more ticks still, and
+ * drawing would starve. Past the budget the frame draws what it has and the ticks it owed are dropped: the race
+ * runs slower than the speed asked for a while, and stays the same race (watched == headless).
+ *
+ * With the software renderer SDL presents the window through its X11 shared-memory framebuffer, not (its default
+ * since 2.0.22) through an OpenGL texture, which under Xvfb is Mesa's software GL: 12-35 ms of a frame against 1
+ * (SDL_FRAMEBUFFER_ACCELERATION in the environment overrides this). That framebuffer has no vsync (the software
+ * renderer claims it all the same), so the loop keeps frames on a 60 Hz schedule of its own.
+ *
  * Debug hooks for measuring (environment variables, read here only):
  *   RACESIM_SPEED=X          start at sim speed X (0.25 .. 64)
- *   RACESIM_BENCH_FRAMES=N   quit after N frames and print frame-time figures to stderr
+ *   RACESIM_BENCH_FRAMES=N   quit after N frames and print frame-time figures to stderr: medians and means of the
+ *                            frame interval, of the sim, draw and present wall times, of the thread's CPU time
+ *                            and of the draw's CPU time by layer, over the frames drawn while the race ran
  *   RACESIM_BENCH_SHOT=FILE  with RACESIM_BENCH_FRAMES: save the last frame (PNG, or BMP for a .bmp name)
+ *   RACESIM_AA=0             hard edges (no anti-aliasing), to compare (screenshots and clips too)
  */
 #include "app_view.h"
 
@@ -19,19 +32,26 @@
 #include "../render/rnd.h"
 
 #include <SDL.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define APP_MAX_FRAME_S 0.25   /* a stalled frame never asks for more than this much sim time */
-#define APP_FALLBACK_FPS 60.0  /* frame cap when the renderer has no vsync (e.g. under Xvfb) */
+#define APP_FALLBACK_FPS 60.0  /* frame cap when the renderer has no vsync (the software one, Xvfb) */
+#define APP_SIM_BUDGET_MS 8.0  /* stepping stops for this frame after this much wall time (half a 60 Hz frame) */
+
+/* What the bench records of each frame, ms. */
+enum { APP_B_RACING = 0, APP_B_INTERVAL, APP_B_SIM, APP_B_DRAW, APP_B_PRESENT, APP_B_WORK, APP_B_CPU, APP_B_LAYER0 };
+#define APP_B_COUNT (APP_B_LAYER0 + RND_LAYER_COUNT)
 
 typedef struct AppBench {
     int frames_wanted;
     int frames;
-    double sum_ms, max_ms;     /* frame interval (what a person sees) */
-    double sim_ms, draw_ms, present_ms; /* work inside the frames */
+    double *samples;   /* frames_wanted rows of APP_B_COUNT figures */
+    double max_interval_ms;
     long ticks;
     const char *shot_path;
 } AppBench;
@@ -72,21 +92,86 @@ static void app_bench_init(AppBench *b)
     const char *frames = getenv("RACESIM_BENCH_FRAMES");
     b->frames_wanted = frames ? atoi(frames) : 0;
     b->shot_path = getenv("RACESIM_BENCH_SHOT");
+    if (b->frames_wanted > 0)
+        b->samples = calloc((size_t)b->frames_wanted, sizeof(double) * APP_B_COUNT);
+    if (!b->samples)
+        b->frames_wanted = 0;
 }
 
-static void app_bench_report(const AppBench *b, SDL_Renderer *renderer, int car_count, double speed)
+static int app_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median and mean of figure `col` over the frames [from, to) drawn while the race ran (a finished race steps
+ * nothing and draws the results: it would flatter the figures); returns how many. */
+static int app_bench_stat(const AppBench *b, int col, int from, int to, double *median, double *mean)
+{
+    double *v = malloc(sizeof(double) * (size_t)(to > from ? to - from : 1)), sum = 0.0;
+    int n = 0;
+    for (int i = from; v && i < to; i++) {
+        const double *row = b->samples + (size_t)i * APP_B_COUNT;
+        if (row[APP_B_RACING] != 0.0) {
+            v[n++] = row[col];
+            sum += row[col];
+        }
+    }
+    if (!v || n <= 0) {
+        free(v);
+        *median = *mean = 0.0;
+        return 0;
+    }
+    qsort(v, (size_t)n, sizeof *v, app_cmp_double);
+    *median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    *mean = sum / n;
+    free(v);
+    return n;
+}
+
+/* Two lines on stderr: the frame interval (what a person sees; the first one, which includes start-up, left out)
+ * and the work inside a frame, median (mean), with the draw split by layer; over the frames drawn while the race
+ * ran (all of them, when it was over from the start). */
+static void app_bench_report(AppBench *b, SDL_Renderer *renderer, int car_count, double speed)
 {
     if (b->frames <= 1)
         return;
-    int n = b->frames - 1; /* the first interval includes start-up */
+    int n = b->frames, racing = 0;
+    for (int i = 1; i < n; i++)
+        racing += b->samples[(size_t)i * APP_B_COUNT + APP_B_RACING] != 0.0;
+    if (racing == 0) /* a finished race (--at past the end): every frame counts */
+        for (int i = 0; i < n; i++)
+            b->samples[(size_t)i * APP_B_COUNT + APP_B_RACING] = 1.0;
+    double med[APP_B_COUNT], mean[APP_B_COUNT];
+    int counted = 0;
+    for (int c = APP_B_INTERVAL; c < APP_B_COUNT; c++) {
+        int k = app_bench_stat(b, c, c == APP_B_INTERVAL ? 1 : 0, n, &med[c], &mean[c]);
+        if (c == APP_B_INTERVAL)
+            counted = k;
+    }
+    int over = 0;
+    for (int i = 1; i < n; i++) {
+        const double *row = b->samples + (size_t)i * APP_B_COUNT;
+        over += row[APP_B_RACING] != 0.0 && row[APP_B_INTERVAL] > 1000.0 / APP_FALLBACK_FPS + 0.5;
+    }
     SDL_RendererInfo info = {0};
     SDL_GetRendererInfo(renderer, &info);
     fprintf(stderr,
-            "racesim view bench: renderer %s%s, %d cars, speed %gx, %d frames: frame interval mean %.2f ms, "
-            "max %.2f ms; per frame: sim %.2f ms, draw %.2f ms, present %.2f ms; %.1f ticks\n",
-            info.name ? info.name : "?", (info.flags & SDL_RENDERER_PRESENTVSYNC) ? " (vsync)" : "", car_count,
-            speed, n, b->sum_ms / n, b->max_ms, b->sim_ms / b->frames, b->draw_ms / b->frames,
-            b->present_ms / b->frames, (double)b->ticks / b->frames);
+            "racesim view bench: renderer %s%s, %d cars, speed %gx, %d frames (%d after the finish left out): frame "
+            "interval median %.2f ms (mean %.2f, max %.2f), %.0f%% over 17.2 ms; %.1f ticks a frame\n",
+            info.name ? info.name : "?",
+            (info.flags & SDL_RENDERER_PRESENTVSYNC) && !(info.flags & SDL_RENDERER_SOFTWARE) ? " (vsync)" : "",
+            car_count,
+            speed, n - 1, n - 1 - counted, med[APP_B_INTERVAL], mean[APP_B_INTERVAL], b->max_interval_ms,
+            counted ? 100.0 * over / counted : 0.0, (double)b->ticks / n);
+    fprintf(stderr,
+            "racesim view bench: per frame, median (mean) ms: work %.2f (%.2f) = sim %.2f (%.2f) + draw %.2f (%.2f) "
+            "+ present %.2f (%.2f); CPU time %.2f (%.2f); draw's CPU by layer:",
+            med[APP_B_WORK], mean[APP_B_WORK], med[APP_B_SIM], mean[APP_B_SIM], med[APP_B_DRAW], mean[APP_B_DRAW],
+            med[APP_B_PRESENT], mean[APP_B_PRESENT], med[APP_B_CPU], mean[APP_B_CPU]);
+    for (int k = 0; k < RND_LAYER_COUNT; k++)
+        fprintf(stderr, " %s %.2f (%.2f)", rnd_layer_name((RndLayer)k), med[APP_B_LAYER0 + k], mean[APP_B_LAYER0 + k]);
+    fprintf(stderr, "\n");
 }
 
 typedef struct AppWindow {
@@ -104,13 +189,18 @@ static int app_window_open(AppWindow *aw, const SimRace *race, const AppViewOpts
     aw->window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h, SDL_WINDOW_RESIZABLE);
     if (!aw->window)
         return -1;
+    /* a software renderer's window: X11's shared-memory framebuffer, not a GL texture (see the top of the file) */
+    SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
     aw->renderer = SDL_CreateRenderer(aw->window, -1, SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC);
     if (!aw->renderer)
         aw->renderer = SDL_CreateRenderer(aw->window, -1, SDL_RENDERER_SOFTWARE);
     if (!aw->renderer)
         return -1;
     SDL_RendererInfo info;
-    aw->vsync = SDL_GetRendererInfo(aw->renderer, &info) == 0 && (info.flags & SDL_RENDERER_PRESENTVSYNC);
+    /* the software renderer claims vsync and leaves it to the window's framebuffer, which through X11's shared
+     * memory has none: the loop caps its own frame rate then */
+    aw->vsync = SDL_GetRendererInfo(aw->renderer, &info) == 0 && (info.flags & SDL_RENDERER_PRESENTVSYNC) &&
+                !(info.flags & SDL_RENDERER_SOFTWARE);
     return 0;
 }
 
@@ -180,9 +270,33 @@ static void app_loop_screenshot(AppLoop *L, SDL_Renderer *renderer, const char *
         fprintf(stderr, "racesim: saved %s\n", path);
 }
 
-/* Advances the sim by this frame's share of real time; returns the ticks stepped. */
+/* The thread's CPU time, ms: the work of a frame, whatever else the machine runs. */
+static double app_cpu_ms(void)
+{
+    struct timespec t;
+    return clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) == 0 ? t.tv_sec * 1e3 + t.tv_nsec * 1e-6 : 0.0;
+}
+
+static double app_ms_since(Uint64 t0)
+{
+    return (double)(SDL_GetPerformanceCounter() - t0) * 1000.0 / (double)SDL_GetPerformanceFrequency();
+}
+
+/* Sleeps ms (nothing when not positive), to the microsecond: SDL_Delay's whole milliseconds would make a 60 Hz
+ * frame 16 or 17 ms. */
+static void app_sleep_ms(double ms)
+{
+    if (ms <= 0.0)
+        return;
+    struct timespec t = {(time_t)(ms / 1000.0), (long)(fmod(ms, 1000.0) * 1e6)};
+    while (nanosleep(&t, &t) != 0 && errno == EINTR) /* interrupted: the rest */
+        ;
+}
+
+/* Advances the sim by this frame's share of real time, within the budget; returns the ticks stepped. */
 static long app_loop_advance(AppLoop *L, double frame_s, bool step_once)
 {
+    Uint64 t0 = SDL_GetPerformanceCounter();
     SimWorld *world = sim_session_world(L->session);
     const RndUi *ui = rnd_view_ui(L->view);
     double dt = app_frames_dt(world);
@@ -197,6 +311,10 @@ static long app_loop_advance(AppLoop *L, double frame_s, bool step_once)
     }
     L->acc_s += frame_s * rnd_speed_factor(ui->speed_index);
     while (L->acc_s >= dt && !sim_world_done(world)) {
+        if (app_ms_since(t0) > APP_SIM_BUDGET_MS) {
+            L->acc_s = fmod(L->acc_s, dt); /* the ticks owed are dropped; the fraction still interpolates */
+            break;
+        }
         app_replay_step(&L->replay, &L->prev);
         L->acc_s -= dt;
         ticks++;
@@ -204,24 +322,23 @@ static long app_loop_advance(AppLoop *L, double frame_s, bool step_once)
     return ticks;
 }
 
-static double app_ms_since(Uint64 t0)
-{
-    return (double)(SDL_GetPerformanceCounter() - t0) * 1000.0 / (double)SDL_GetPerformanceFrequency();
-}
-
 static int app_loop_run(AppLoop *L, AppWindow *aw)
 {
     AppBench bench;
     app_bench_init(&bench);
     Uint64 last = SDL_GetPerformanceCounter();
+    double target_ms = 1000.0 / APP_FALLBACK_FPS; /* without vsync: when this frame should end, from its start */
     bool quit = false;
     while (!quit) {
         Uint64 frame_start = SDL_GetPerformanceCounter();
+        double cpu_start = bench.frames_wanted > 0 ? app_cpu_ms() : 0.0;
         double frame_s = (double)(frame_start - last) / (double)SDL_GetPerformanceFrequency();
         last = frame_start;
-        if (bench.frames > 0) {
-            bench.sum_ms += frame_s * 1000.0;
-            bench.max_ms = frame_s * 1000.0 > bench.max_ms ? frame_s * 1000.0 : bench.max_ms;
+        double *row = bench.frames < bench.frames_wanted ? bench.samples + (size_t)bench.frames * APP_B_COUNT : NULL;
+        if (row) {
+            row[APP_B_INTERVAL] = frame_s * 1000.0;
+            if (bench.frames > 0 && row[APP_B_INTERVAL] > bench.max_interval_ms)
+                bench.max_interval_ms = row[APP_B_INTERVAL];
         }
         frame_s = frame_s > APP_MAX_FRAME_S ? APP_MAX_FRAME_S : frame_s;
         RndFrame frame = {sim_session_world(L->session), L->session, &L->prev, 0.0, NULL};
@@ -231,13 +348,14 @@ static int app_loop_run(AppLoop *L, AppWindow *aw)
             rnd_view_handle_event(L->view, &ev, &frame, &act);
         if (act.restart && app_loop_start_race(L) != 0) {
             fprintf(stderr, "racesim: %s\n", L->err);
+            free(bench.samples);
             return 2;
         }
         if (act.seek_s != 0.0)
             app_loop_seek(L, act.seek_s);
         Uint64 t_sim = SDL_GetPerformanceCounter();
         bench.ticks += app_loop_advance(L, frame_s, act.step_once);
-        bench.sim_ms += app_ms_since(t_sim);
+        double sim_ms = app_ms_since(t_sim);
         SimWorld *world = sim_session_world(L->session);
         const RndUi *ui = rnd_view_ui(L->view);
         double alpha = ui->paused || sim_world_done(world) ? 1.0 : L->acc_s / app_frames_dt(world);
@@ -251,18 +369,33 @@ static int app_loop_run(AppLoop *L, AppWindow *aw)
             app_loop_screenshot(L, aw->renderer, NULL);
         if (bench_done && bench.shot_path)
             app_loop_screenshot(L, aw->renderer, bench.shot_path);
-        bench.draw_ms += app_ms_since(t_draw);
+        double draw_ms = app_ms_since(t_draw);
         Uint64 t_present = SDL_GetPerformanceCounter();
         SDL_RenderPresent(aw->renderer);
-        bench.present_ms += app_ms_since(t_present);
+        double present_ms = app_ms_since(t_present);
+        if (row) {
+            row[APP_B_RACING] = !sim_world_done(world);
+            row[APP_B_SIM] = sim_ms;
+            row[APP_B_DRAW] = draw_ms;
+            row[APP_B_PRESENT] = present_ms;
+            row[APP_B_WORK] = sim_ms + draw_ms + present_ms;
+            row[APP_B_CPU] = app_cpu_ms() - cpu_start;
+            const double *layers = rnd_view_layer_ms(L->view);
+            for (int k = 0; k < RND_LAYER_COUNT; k++)
+                row[APP_B_LAYER0 + k] = layers[k];
+        }
         quit = act.quit || bench_done;
-        double spent_ms = app_ms_since(frame_start);
-        if (!aw->vsync && spent_ms < 1000.0 / APP_FALLBACK_FPS)
-            SDL_Delay((Uint32)(1000.0 / APP_FALLBACK_FPS - spent_ms));
+        if (!aw->vsync) { /* frames on a 60 Hz schedule, which a frame late by a whole period starts again */
+            double period_ms = 1000.0 / APP_FALLBACK_FPS;
+            app_sleep_ms(target_ms - app_ms_since(frame_start));
+            double end_ms = app_ms_since(frame_start);
+            target_ms = end_ms > target_ms + period_ms ? period_ms : fmax(target_ms + period_ms - end_ms, 0.0);
+        }
     }
     if (bench.frames_wanted > 0)
         app_bench_report(&bench, aw->renderer, sim_world_car_count(sim_session_world(L->session)),
                          rnd_speed_factor(rnd_view_ui(L->view)->speed_index));
+    free(bench.samples);
     return 0;
 }
 
@@ -289,6 +422,7 @@ int app_view_window(const SimRace *race, const AppViewOpts *opts)
     L->opts = opts;
     RndViewDef def = rnd_default_view_def();
     def.font_path = opts->font_path;
+    def.pixel_format = SDL_GetWindowPixelFormat(aw.window);
     L->view = rnd_view_create(aw.renderer, &def, L->err, sizeof L->err);
     if (!L->view) {
         fprintf(stderr, "racesim: %s\n", L->err);
@@ -308,6 +442,9 @@ int app_view_window(const SimRace *race, const AppViewOpts *opts)
         app_frames_warn_past_end(world, "--at", opts->at_s);
         rnd_view_ui(L->view)->paused = true;
     }
+    const char *aa = getenv("RACESIM_AA");
+    if (aa && strcmp(aa, "0") == 0)
+        rnd_view_set_antialias(L->view, false);
     const char *speed = getenv("RACESIM_SPEED");
     if (speed)
         rnd_view_ui(L->view)->speed_index = app_speed_index(atof(speed));

@@ -75,6 +75,9 @@ void rnd_camera_init(RndCamera *cam, double min_x_m, double min_y_m, double max_
 void rnd_camera_update(RndCamera *cam, int view_w, int view_h);
 void rnd_camera_fit(RndCamera *cam);
 void rnd_camera_to_screen(const RndCamera *cam, double x_m, double y_m, float *sx, float *sy);
+/* The linear part of the world -> screen transform: a world vector (dx, dy) m moves a point by
+ * (m[0] dx + m[1] dy, m[2] dx + m[3] dy) px. */
+void rnd_camera_linear(const RndCamera *cam, double m[4]);
 void rnd_camera_to_world(const RndCamera *cam, float sx, float sy, double *x_m, double *y_m);
 /* Multiplies the zoom, keeping the world point under (sx, sy) fixed. */
 void rnd_camera_zoom_at(RndCamera *cam, double factor, float sx, float sy);
@@ -100,6 +103,8 @@ double rnd_speed_factor(int speed_index);
 typedef struct RndViewDef {
     const char *font_path; /* NULL: DejaVu Sans from a few known system paths */
     int font_px;           /* base text size, px (default 14) */
+    Uint32 pixel_format;   /* of what the renderer draws into (a window's SDL_GetWindowPixelFormat); 0 = ARGB8888.
+                              Textures made in it copy fastest with the software renderer */
 } RndViewDef;
 
 RndViewDef rnd_default_view_def(void);
@@ -180,8 +185,24 @@ void rnd_view_mark_save(const RndView *view, void *buf);
 void rnd_view_mark_restore(RndView *view, const void *buf);
 /* Handles one input event (keys, wheel zoom, drag pan, click select, resize). */
 void rnd_view_handle_event(RndView *view, const SDL_Event *event, const RndFrame *frame, RndActions *out);
+/* Soft (anti-aliased) edges for the track, kerbs, cars and track map: on by default; off draws hard edges. */
+void rnd_view_set_antialias(RndView *view, bool on);
 /* Draws a frame into the renderer's current target (does not present). */
 void rnd_view_draw(RndView *view, const RndFrame *frame);
+
+/* Where the last rnd_view_draw spent its time: ms of the thread's CPU time by layer (the window's bench prints
+ * them). A renderer that batches (OpenGL) draws at present time, which these leave out. */
+typedef enum RndLayer {
+    RND_LAYER_TRACK = 0, /* grass and track */
+    RND_LAYER_CARS,      /* the inspector's overlay on the track, the cars and their tags */
+    RND_LAYER_MAP,       /* the track map and the director's caption */
+    RND_LAYER_HUD,       /* the left column: info, tower, ticker, timeline */
+    RND_LAYER_PANEL,     /* the inspector panel */
+    RND_LAYER_OVER,      /* results and help */
+    RND_LAYER_COUNT
+} RndLayer;
+const double *rnd_view_layer_ms(const RndView *view);
+const char *rnd_layer_name(RndLayer layer);
 
 RndUi *rnd_view_ui(RndView *view);
 RndCamera *rnd_view_camera(RndView *view);

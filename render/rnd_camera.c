@@ -85,6 +85,15 @@ void rnd_camera_to_screen(const RndCamera *cam, double x_m, double y_m, float *s
     *sy = (float)(ay - dy * cam->scale_ppm);
 }
 
+void rnd_camera_linear(const RndCamera *cam, double m[4])
+{
+    double c = cos(cam->rot_rad), s = sin(cam->rot_rad);
+    m[0] = c * cam->scale_ppm;
+    m[1] = -s * cam->scale_ppm;
+    m[2] = -s * cam->scale_ppm;
+    m[3] = -c * cam->scale_ppm;
+}
+
 void rnd_camera_to_world(const RndCamera *cam, float sx, float sy, double *x_m, double *y_m)
 {
     double ax, ay;

@@ -15,6 +15,7 @@
 
 #define RND_CAR_MIN_LENGTH_PX 12.0
 #define RND_CAR_NUMBER_INSIDE_PX 30.0 /* cars at least this long carry their number on the body */
+#define RND_CAR_SOFT_BODY_PX 20.0     /* shorter cars: a soft outline round a hard body (its edges are a pixel) */
 #define RND_LEFT_ALPHA 160   /* opacity of a car the moment it has left the race */
 #define RND_LEFT_FADE_S 3.0  /* ... fading to nothing over this long (sim time), then not drawn */
 #define RND_GHOST_ALPHA 70   /* the selected car after its fade */
@@ -81,19 +82,24 @@ static void rnd_car_rect(const RndCamera *cam, RndPose p, double a0, double a1, 
 }
 
 /* A single-seater seen from above, `grow` px of margin added all round (for the outline): rear wing, body, a nose
- * narrowing to the front wing. Lengths in units of the half-length hl and half-width hw. */
-static void rnd_car_shape(SDL_Renderer *r, const RndCamera *cam, RndPose p, double hl, double hw, double grow,
-                          RndRgba c)
+ * narrowing to the front wing. Lengths in units of the half-length hl and half-width hw. The parts overlap: their
+ * fades are drawn first and their cores over them, so only the fades round the whole car show, and those fade into
+ * `outside` when it is known (the outline under the body) or are blended (the outline over the track). */
+static void rnd_car_shape(RndAa *aa, const RndCamera *cam, RndPose p, double hl, double hw, double grow, RndRgba c,
+                          const RndRgba *outside, bool soft)
 {
-    float xy[8];
-    rnd_car_rect(cam, p, -hl - grow, -0.8 * hl + grow, hw + grow, xy); /* rear wing */
-    rnd_fill_quad(r, xy, c);
-    rnd_car_trap(cam, p, -0.82 * hl - grow, 0.3 * hl + grow, 0.82 * hw + grow, 0.7 * hw + grow, xy); /* body */
-    rnd_fill_quad(r, xy, c);
-    rnd_car_trap(cam, p, 0.28 * hl - grow, 0.9 * hl + grow, 0.48 * hw + grow, 0.24 * hw + grow, xy); /* nose */
-    rnd_fill_quad(r, xy, c);
-    rnd_car_rect(cam, p, 0.84 * hl - grow, hl + grow, hw + grow, xy); /* front wing */
-    rnd_fill_quad(r, xy, c);
+    float xy[4][8];
+    rnd_car_rect(cam, p, -hl - grow, -0.8 * hl + grow, hw + grow, xy[0]); /* rear wing */
+    rnd_car_trap(cam, p, -0.82 * hl - grow, 0.3 * hl + grow, 0.82 * hw + grow, 0.7 * hw + grow, xy[1]); /* body */
+    rnd_car_trap(cam, p, 0.28 * hl - grow, 0.9 * hl + grow, 0.48 * hw + grow, 0.24 * hw + grow, xy[2]); /* nose */
+    rnd_car_rect(cam, p, 0.84 * hl - grow, hl + grow, hw + grow, xy[3]); /* front wing */
+    for (int k = 0; k < 4; k++) {
+        if (soft)
+            rnd_aa_poly(aa, xy[k], 4, c, outside);
+        else
+            rnd_aa_poly_hard(aa, xy[k], 4, c);
+    }
+    rnd_aa_flush_fades_first(aa); /* one layer: the next (the body over its outline) lies over all of it */
 }
 
 /* When each car left the race (sim time, s): its finish time, or its retirement's event; NAN while it runs or when
@@ -128,7 +134,7 @@ static int rnd_car_alpha(const SimCar *car, double left_s, double now_s, bool se
     return selected && a < RND_GHOST_ALPHA ? RND_GHOST_ALPHA : a;
 }
 
-static void rnd_car_draw_one(SDL_Renderer *r, RndText *text, const RndCamera *cam, const SimCar *car, RndPose p,
+static void rnd_car_draw_one(RndAa *aa, RndText *text, const RndCamera *cam, const SimCar *car, RndPose p,
                              bool selected, int alpha, RndCarDraw *out)
 {
     if (alpha <= 0)
@@ -146,19 +152,22 @@ static void rnd_car_draw_one(SDL_Renderer *r, RndText *text, const RndCamera *ca
                         (Uint8)(car->colour[2] / 3 + 60), a);
     float xy[8];
     double outline = 1.0 / cam->scale_ppm; /* one pixel of dark outline */
+    RndRgba rim = selected ? rnd_rgba(255, 255, 255, a) : rnd_rgba(10, 10, 10, 255);
     if (solid || selected) /* under a see-through body the outline would darken all of it */
-        rnd_car_shape(r, cam, p, hl, hw, outline, selected ? rnd_rgba(255, 255, 255, a) : rnd_rgba(10, 10, 10, 255));
-    rnd_car_shape(r, cam, p, hl, hw, 0.0, body);
+        rnd_car_shape(aa, cam, p, hl, hw, outline, rim, NULL, true);
+    /* an opaque body fades into its opaque outline; on a small car the outline's soft edge is all that shows */
+    rnd_car_shape(aa, cam, p, hl, hw, 0.0, body, solid ? &rim : NULL, len_px >= RND_CAR_SOFT_BODY_PX || !solid);
     /* a dark cockpit ahead of the middle, with the nose, shows which way the car points */
     rnd_car_trap(cam, p, -0.15 * hl, 0.25 * hl, 0.4 * hw, 0.3 * hw, xy);
-    rnd_fill_quad(r, xy, rnd_rgba(20, 20, 24, a));
+    rnd_aa_poly(aa, xy, 4, rnd_rgba(20, 20, 24, a), solid ? &body : NULL);
     float sx, sy;
     rnd_camera_to_screen(cam, p.x_m, p.y_m, &sx, &sy);
     out->drawn = true;
     out->sx = sx;
     out->sy = sy;
     if (selected)
-        rnd_ring(r, sx, sy, (float)(hl * cam->scale_ppm) + 5.0f, 2.0f, rnd_rgba(255, 255, 255, solid ? 230 : 120));
+        rnd_aa_ring(aa, sx, sy, (float)(hl * cam->scale_ppm) + 5.0f, 2.0f, rnd_rgba(255, 255, 255, solid ? 230 : 120));
+    rnd_aa_flush(aa);
     if (!solid)
         return; /* no number on a car that has left: its tag would clutter the track for the ones racing */
     char num[16];
@@ -212,9 +221,10 @@ static void rnd_cars_tags(SDL_Renderer *r, RndText *text, const RndFrame *frame,
     }
 }
 
-void rnd_cars_draw(SDL_Renderer *r, RndText *text, const RndCamera *cam, const RndFrame *frame, int selected,
+void rnd_cars_draw(RndAa *aa, RndText *text, const RndCamera *cam, const RndFrame *frame, int selected,
                    RndCarDraw *out)
 {
+    SDL_Renderer *r = aa->renderer;
     int n = sim_world_car_count(frame->world);
     if (n > SIM_MAX_CARS)
         n = SIM_MAX_CARS;
@@ -232,12 +242,12 @@ void rnd_cars_draw(SDL_Renderer *r, RndText *text, const RndCamera *cam, const R
         if (id == selected)
             continue;
         const SimCar *car = sim_world_car(frame->world, id);
-        rnd_car_draw_one(r, text, cam, car, rnd_pose_lerp(frame->prev, car, frame->alpha), false,
+        rnd_car_draw_one(aa, text, cam, car, rnd_pose_lerp(frame->prev, car, frame->alpha), false,
                          rnd_car_alpha(car, left_s[id], now_s, false), &out[id]);
     }
     if (selected >= 0 && selected < n) {
         const SimCar *car = sim_world_car(frame->world, selected);
-        rnd_car_draw_one(r, text, cam, car, rnd_pose_lerp(frame->prev, car, frame->alpha), true,
+        rnd_car_draw_one(aa, text, cam, car, rnd_pose_lerp(frame->prev, car, frame->alpha), true,
                          rnd_car_alpha(car, left_s[selected], now_s, true), &out[selected]);
     }
     if (text)

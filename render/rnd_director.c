@@ -130,9 +130,10 @@ void rnd_director_observe(RndDirector *d, const RndTiming *timing, const SimWorl
 }
 
 /* "TV: #7 Vera Lind vs #1 Ace Moreau" (or the one car), fitted into a banner at the top of the view area. */
-void rnd_director_draw_caption(SDL_Renderer *r, RndText *text, const RndDirector *d, const SimWorld *world,
+void rnd_director_draw_caption(RndAa *aa, RndText *text, const RndDirector *d, const SimWorld *world,
                                float left_px, float right_px)
 {
+    SDL_Renderer *r = aa->renderer;
     int n = sim_world_car_count(world);
     if (d->car < 0 || d->car >= n)
         return;
@@ -151,7 +152,7 @@ void rnd_director_draw_caption(SDL_Renderer *r, RndText *text, const RndDirector
     int w = rnd_text_fit(text, RND_FONT_BOLD, line, (int)(max_w - 2 * pad), fit, sizeof fit);
     float bw = (float)w + 2 * pad, bh = (float)rnd_text_height(text, RND_FONT_BOLD) + 8.0f;
     float x = left_px + (right_px - left_px - bw) * 0.5f, y = 10.0f;
-    rnd_fill_rect(r, x, y, bw, bh, rnd_rgba(RND_HUD_BG_RGB, 200));
+    rnd_aa_panel(aa, x, y, bw, bh, 200);
     rnd_fill_rect(r, x, y + bh - 2.0f, bw, 2.0f, rnd_rgba(a->colour[0], a->colour[1], a->colour[2], 255));
     rnd_text_draw(text, RND_FONT_BOLD, fit, x + pad, y + 4.0f, rnd_rgba(245, 245, 250, 255), RND_LEFT);
 }

@@ -13,9 +13,9 @@
 
 /* The left column's panels: see-through when the camera is close in, where cars pass under them (the overview
  * keeps the track clear of the column). */
-static RndRgba rnd_panel_bg(const RndCamera *cam)
+static Uint8 rnd_panel_alpha(const RndCamera *cam)
 {
-    return rnd_rgba(RND_HUD_BG_RGB, cam->mode == RND_CAM_OVERVIEW ? 215 : RND_PANEL_SEE_THROUGH);
+    return cam->mode == RND_CAM_OVERVIEW ? 215 : RND_PANEL_SEE_THROUGH;
 }
 static const RndRgba rnd_text_main = {235, 235, 240, 255};
 static const RndRgba rnd_text_dim = {150, 155, 170, 255};
@@ -91,14 +91,14 @@ static void rnd_speed_label(const RndUi *ui, char *buf, size_t len)
 
 /* Track name, sim speed and camera mode at the top of the left column (the race clock is in the tower's header);
  * returns the bottom edge. */
-static float rnd_hud_info(SDL_Renderer *r, RndText *text, const RndFrame *frame, const RndUi *ui,
+static float rnd_hud_info(RndAa *aa, RndText *text, const RndFrame *frame, const RndUi *ui,
                           const RndCamera *cam)
 {
     const SimWorld *world = frame->world;
     float w = (float)rnd_tower_width(text), x = RND_TOWER_X, y = RND_TOWER_Y;
     float bold_h = (float)rnd_text_height(text, RND_FONT_BOLD), line_h = (float)rnd_text_height(text, RND_FONT_NORMAL);
     float h = RND_PAD * 2 + bold_h + line_h;
-    rnd_fill_rect(r, x, y, w, h, rnd_panel_bg(cam));
+    rnd_aa_panel(aa, x, y, w, h, rnd_panel_alpha(cam));
     char buf[96];
     float status_w = ui->paused ? (float)rnd_text_width(text, RND_FONT_BOLD, "PAUSED") + 8.0f : 0.0f;
     rnd_text_draw_fit(text, RND_FONT_BOLD, trk_name(sim_world_track(world)), x + RND_PAD, y + RND_PAD,
@@ -197,13 +197,14 @@ static void rnd_ticker_line(RndText *text, const RndTickerItem *it, int max_w, c
     rnd_text_fit(text, RND_FONT_SMALL, line, max_w, out, len);
 }
 
-static void rnd_hud_ticker(SDL_Renderer *r, RndText *text, const RndHudState *hud, const RndCamera *cam, float y)
+static void rnd_hud_ticker(RndAa *aa, RndText *text, const RndHudState *hud, const RndCamera *cam, float y)
 {
+    SDL_Renderer *r = aa->renderer;
     if (hud->ticker_count == 0)
         return;
     float line_h = (float)rnd_text_height(text, RND_FONT_SMALL);
     float w = (float)rnd_tower_width(text), x = RND_TOWER_X, h = RND_PAD * 2 + hud->ticker_count * line_h;
-    rnd_fill_rect(r, x, y, w, h, rnd_panel_bg(cam));
+    rnd_aa_panel(aa, x, y, w, h, rnd_panel_alpha(cam));
     /* the clock column is as wide as a clock past 100 minutes; the lines take the rest, less the padding */
     float stamp_right = x + RND_PAD + (float)rnd_text_width(text, RND_FONT_SMALL, "000:00");
     float text_x = stamp_right + 8.0f;
@@ -225,16 +226,16 @@ static void rnd_hud_ticker(SDL_Renderer *r, RndText *text, const RndHudState *hu
     SDL_RenderSetClipRect(r, NULL);
 }
 
-void rnd_hud_draw(SDL_Renderer *r, RndText *text, const RndHudState *hud, const RndTiming *timing,
+void rnd_hud_draw(RndAa *aa, RndText *text, const RndHudState *hud, const RndTiming *timing,
                   const RndFrame *frame, const RndUi *ui, const RndCamera *cam, bool timeline, int view_w, int view_h,
                   RndTowerHits *hits)
 {
     (void)view_w;
-    float y = rnd_hud_info(r, text, frame, ui, cam) + 6.0f;
+    float y = rnd_hud_info(aa, text, frame, ui, cam) + 6.0f;
     float reserve = rnd_ticker_height(text) + 30.0f + (timeline ? RND_TIMELINE_H : 0.0f);
-    y = rnd_tower_draw(r, text, timing, frame, ui->selected, y, reserve, view_h, cam->mode != RND_CAM_OVERVIEW,
+    y = rnd_tower_draw(aa, text, timing, frame, ui->selected, y, reserve, view_h, cam->mode != RND_CAM_OVERVIEW,
                        hits) + 6.0f;
-    rnd_hud_ticker(r, text, hud, cam, y);
+    rnd_hud_ticker(aa, text, hud, cam, y);
     rnd_text_draw(text, RND_FONT_SMALL, "h: help", 12.0f, view_h - rnd_text_height(text, RND_FONT_SMALL) - 6.0f,
                   rnd_text_dim, RND_LEFT);
 }
@@ -258,8 +259,9 @@ static const char *const rnd_help_lines[][2] = {
     {"Esc", "quit"},
 };
 
-void rnd_hud_draw_help(SDL_Renderer *r, RndText *text, int view_w, int view_h)
+void rnd_hud_draw_help(RndAa *aa, RndText *text, int view_w, int view_h)
 {
+    SDL_Renderer *r = aa->renderer;
     int n = (int)(sizeof rnd_help_lines / sizeof rnd_help_lines[0]);
     float line_h = (float)rnd_text_height(text, RND_FONT_NORMAL) + 2.0f;
     const float key_right = 120.0f, desc_x = 136.0f, margin = 2 * RND_PAD;
@@ -273,7 +275,7 @@ void rnd_hud_draw_help(SDL_Renderer *r, RndText *text, int view_w, int view_h)
     w = fminf(w, (float)view_w - 20.0f);
     float h = 2 * RND_PAD + rnd_text_height(text, RND_FONT_BOLD) + 8.0f + (n + 1) * line_h;
     float x = fmaxf((view_w - w) * 0.5f, 0.0f), y = fmaxf((view_h - h) * 0.5f, 0.0f);
-    rnd_fill_rect(r, x, y, w, h, rnd_rgba(RND_HUD_BG_RGB, 235));
+    rnd_aa_panel(aa, x, y, w, h, 235);
     rnd_outline_rect(r, x, y, w, h, rnd_text_dim);
     rnd_text_draw(text, RND_FONT_BOLD, "Controls", x + margin, y + RND_PAD, rnd_text_accent, RND_LEFT);
     float ly = y + RND_PAD + rnd_text_height(text, RND_FONT_BOLD) + 8.0f;

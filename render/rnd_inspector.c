@@ -268,7 +268,7 @@ void rnd_inspector_draw_panel(RndView *view, const RndFrame *frame, int car_id, 
                                    view_h);
     view->inspector_rect = at;
     float x = at.x, y = at.y, w = at.w;
-    rnd_fill_rect(r, x, y, w, h, rnd_rgba(RND_HUD_BG_RGB, view->cam.mode == RND_CAM_OVERVIEW ? 225 : 200));
+    rnd_aa_panel(&view->aa, x, y, w, h, view->cam.mode == RND_CAM_OVERVIEW ? 225 : 200);
     rnd_panel_header(text, frame, car, dbg, x + 10.0f, y + 6.0f, w - 20.0f);
     if (car->status != SIM_RUNNING || !rnd_debug_usable(dbg)) {
         /* a car that has left the race drives no more: its driver's last maps would be stale */

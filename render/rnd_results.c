@@ -68,8 +68,9 @@ static void rnd_results_row(SDL_Renderer *r, RndText *text, const SimCar *c, int
                       c->status == SIM_DNF ? rnd_res_dnf : rnd_res_dim, RND_LEFT);
 }
 
-void rnd_hud_draw_results(SDL_Renderer *r, RndText *text, const RndFrame *frame, int view_w, int view_h)
+void rnd_hud_draw_results(RndAa *aa, RndText *text, const RndFrame *frame, int view_w, int view_h)
 {
+    SDL_Renderer *r = aa->renderer;
     const SimWorld *world = frame->world;
     const int *order = sim_world_order(world);
     int n = sim_world_car_count(world);
@@ -86,7 +87,7 @@ void rnd_hud_draw_results(SDL_Renderer *r, RndText *text, const RndFrame *frame,
     float h = head + small_h + 6.0f + rows * row_h + small_h + 24.0f;
     float x = left + (room - w) * 0.5f, y = (view_h - h) * 0.5f;
     y = y < 10.0f ? 10.0f : y;
-    rnd_fill_rect(r, x, y, w, h, rnd_rgba(RND_HUD_BG_RGB, 235));
+    rnd_aa_panel(aa, x, y, w, h, 235);
     rnd_fill_rect(r, x, y, w, 3.0f, rnd_res_accent);
     double win_s, fastest_s;
     int fastest_car;

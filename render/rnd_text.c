@@ -14,6 +14,7 @@
 #define RND_TEXT_MAX 160 /* longer strings are drawn but not cached */
 #define RND_FONT_PATH_LEN 512
 #define RND_FIT_CACHE 256 /* elided strings remembered (power of two): the HUD fits the same names every frame */
+#define RND_WIDTH_CACHE 512 /* measured strings remembered (power of two): the HUD lays out its columns every frame */
 
 typedef struct RndTextEntry {
     uint64_t key;
@@ -36,6 +37,15 @@ typedef struct RndFitEntry {
     int w;
 } RndFitEntry;
 
+/* One remembered width. */
+typedef struct RndWidthEntry {
+    uint64_t key;
+    RndFont font;
+    bool used;
+    char s[RND_TEXT_MAX];
+    int w;
+} RndWidthEntry;
+
 struct RndText {
     SDL_Renderer *renderer;
     TTF_Font *fonts[RND_FONT_COUNT];
@@ -43,6 +53,7 @@ struct RndText {
     char path[RND_FONT_PATH_LEN];
     RndTextEntry cache[RND_TEXT_CACHE];
     RndFitEntry fits[RND_FIT_CACHE];
+    RndWidthEntry widths[RND_WIDTH_CACHE];
     unsigned long clock;
 };
 
@@ -253,11 +264,27 @@ int rnd_text_draw(RndText *t, RndFont font, const char *s, float x, float y, Rnd
     return w;
 }
 
+/* Measured by SDL_ttf, remembered: measuring costs about as much as drawing a cached string. */
 int rnd_text_width(RndText *t, RndFont font, const char *s)
 {
     int w = 0, h = 0;
-    if (s && *s)
+    if (!s || !*s)
+        return 0;
+    size_t n = strlen(s);
+    if (n >= RND_TEXT_MAX) {
         TTF_SizeUTF8(t->fonts[font], s, &w, &h);
+        return w;
+    }
+    uint64_t key = rnd_text_key(font, s, rnd_rgba(0, 0, 0, 0));
+    RndWidthEntry *e = &t->widths[key & (RND_WIDTH_CACHE - 1)];
+    if (e->used && e->key == key && e->font == font && strcmp(e->s, s) == 0)
+        return e->w;
+    TTF_SizeUTF8(t->fonts[font], s, &w, &h);
+    e->used = true;
+    e->key = key;
+    e->font = font;
+    memcpy(e->s, s, n + 1);
+    e->w = w;
     return w;
 }
 

@@ -157,9 +157,10 @@ static void rnd_tower_row(SDL_Renderer *r, RndText *text, const SimWorld *world,
     }
 }
 
-float rnd_tower_draw(SDL_Renderer *r, RndText *text, const RndTiming *timing, const RndFrame *frame, int selected,
+float rnd_tower_draw(RndAa *aa, RndText *text, const RndTiming *timing, const RndFrame *frame, int selected,
                      float y, float reserve_px, int view_h, bool translucent, RndTowerHits *hits)
 {
+    SDL_Renderer *r = aa->renderer;
     const SimWorld *world = frame->world;
     RndTimingRow rows[SIM_MAX_CARS];
     int n = rnd_timing_rows(timing, world, rows);
@@ -172,7 +173,7 @@ float rnd_tower_draw(SDL_Renderer *r, RndText *text, const RndTiming *timing, co
     if (rows_shown > fit)
         rows_shown = fit > 1 ? fit - 1 : 0; /* one row for "+N more" */
     float panel_h = head_h + (rows_shown + (rows_shown < n)) * row_h + RND_PANEL_PAD;
-    rnd_fill_rect(r, c.x, y, c.w, panel_h, rnd_rgba(RND_HUD_BG_RGB, translucent ? RND_PANEL_SEE_THROUGH : 215));
+    rnd_aa_panel(aa, c.x, y, c.w, panel_h, translucent ? RND_PANEL_SEE_THROUGH : 215);
     rnd_tower_header(text, world, &c, y);
     for (int k = 0; k < rows_shown; k++)
         rnd_tower_row(r, text, world, &rows[k], k, &c, y + head_h + k * row_h, row_h, rows[k].car == selected);

@@ -1,11 +1,13 @@
 /* rnd_view.c: the public face of the render module. A RndView owns the renderer-side resources and the UI state,
  * turns input events into camera moves, selections and requests for the window loop, and draws a frame in layers:
- * grass, track, map overlay, cars, HUD, inspector panel, timeline, results, help. */
+ * grass, track, map overlay, cars, HUD, inspector panel, timeline, results, help. The grass and track of a camera
+ * that stays still are drawn once into a texture; the CPU time of each layer is kept for the window's bench. */
 #include "rnd_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #define RND_CLICK_RADIUS_PX 24.0f
 #define RND_DRAG_THRESHOLD_PX 3.0f
@@ -13,7 +15,7 @@
 
 RndViewDef rnd_default_view_def(void)
 {
-    RndViewDef def = {NULL, 14};
+    RndViewDef def = {NULL, 14, 0};
     return def;
 }
 
@@ -28,8 +30,14 @@ RndView *rnd_view_create(SDL_Renderer *renderer, const RndViewDef *def, char *er
         return NULL;
     }
     view->renderer = renderer;
+    if (rnd_aa_init(&view->aa, renderer, d.pixel_format) != 0) {
+        snprintf(err, err_len, "out of memory");
+        free(view);
+        return NULL;
+    }
     view->text = rnd_text_create(renderer, d.font_path, d.font_px, err, err_len);
     if (!view->text) {
+        rnd_aa_free(&view->aa);
         free(view);
         return NULL;
     }
@@ -49,7 +57,16 @@ void rnd_view_destroy(RndView *view)
     rnd_minimap_free(&view->minimap);
     rnd_timing_free(&view->timing);
     rnd_text_destroy(view->text);
+    if (view->bg)
+        SDL_DestroyTexture(view->bg);
+    rnd_aa_free(&view->aa);
     free(view);
+}
+
+void rnd_view_set_antialias(RndView *view, bool on)
+{
+    view->aa.enabled = on;
+    view->bg_valid = false;
 }
 
 /* The screen area the HUD column and the inspector panel cover, which the overview keeps the track out of. */
@@ -63,6 +80,7 @@ void rnd_view_reset(RndView *view, const SimWorld *world)
 {
     rnd_track_build(&view->geom, sim_world_track(world));
     rnd_minimap_build(&view->minimap, &view->geom);
+    view->bg_valid = false;
     int w = 0, h = 0;
     SDL_GetRendererOutputSize(view->renderer, &w, &h);
     view->cam.view_w = w;
@@ -299,6 +317,74 @@ static void rnd_view_chase(RndView *view, const RndFrame *frame, int car)
     rnd_camera_chase(&view->cam, p.x_m, p.y_m, atan2(t.ty, t.tx));
 }
 
+/* True when two cameras put every world point at the same pixel. */
+static bool rnd_view_same_camera(const RndCamera *a, const RndCamera *b)
+{
+    return a->cx_m == b->cx_m && a->cy_m == b->cy_m && a->scale_ppm == b->scale_ppm && a->rot_rad == b->rot_rad &&
+           a->view_w == b->view_w && a->view_h == b->view_h && a->inset_left_px == b->inset_left_px &&
+           a->inset_bottom_px == b->inset_bottom_px;
+}
+
+static void rnd_view_draw_ground(RndView *view)
+{
+    SDL_Renderer *r = view->renderer;
+    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
+    SDL_SetRenderDrawColor(r, RND_GRASS_RGB, 255);
+    SDL_RenderClear(r);
+    rnd_track_draw(&view->geom, &view->aa, &view->cam);
+}
+
+/* Grass and track. A camera that has not moved since the last frame (the overview, anything paused) is drawn once
+ * into a texture and copied from there while it stays; a moving one is drawn straight, as copying the texture
+ * would only add to a frame it cannot save. */
+static void rnd_view_background(RndView *view)
+{
+    SDL_Renderer *r = view->renderer;
+    bool still = view->last_cam_set && rnd_view_same_camera(&view->cam, &view->last_cam);
+    view->last_cam = view->cam;
+    view->last_cam_set = true;
+    if (still && !(view->bg_valid && rnd_view_same_camera(&view->cam, &view->bg_cam))) {
+        int tw = 0, th = 0;
+        if (view->bg)
+            SDL_QueryTexture(view->bg, NULL, NULL, &tw, &th);
+        if (view->bg && (tw != view->cam.view_w || th != view->cam.view_h)) {
+            SDL_DestroyTexture(view->bg);
+            view->bg = NULL;
+        }
+        if (!view->bg)
+            view->bg = SDL_CreateTexture(r, view->aa.format, SDL_TEXTUREACCESS_TARGET, view->cam.view_w,
+                                         view->cam.view_h);
+        SDL_Texture *target = SDL_GetRenderTarget(r);
+        view->bg_valid = view->bg && SDL_SetRenderTarget(r, view->bg) == 0;
+        if (view->bg_valid) {
+            rnd_view_draw_ground(view);
+            view->bg_valid = SDL_SetRenderTarget(r, target) == 0;
+            view->bg_cam = view->cam;
+        }
+    }
+    if (still && view->bg_valid) {
+        SDL_SetTextureBlendMode(view->bg, SDL_BLENDMODE_NONE);
+        SDL_RenderCopy(r, view->bg, NULL, NULL);
+    } else {
+        rnd_view_draw_ground(view);
+    }
+}
+
+/* The calling thread's CPU time, ms: what a layer cost, whatever else the machine is running. */
+static double rnd_cpu_ms(void)
+{
+    struct timespec t;
+    return clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) == 0 ? t.tv_sec * 1e3 + t.tv_nsec * 1e-6 : 0.0;
+}
+
+/* Books the CPU time since t0 to a layer; returns now. */
+static double rnd_view_lap(RndView *view, RndLayer layer, double t0)
+{
+    double now = rnd_cpu_ms();
+    view->layer_ms[layer] += now - t0;
+    return now;
+}
+
 void rnd_view_draw(RndView *view, const RndFrame *frame)
 {
     SDL_Renderer *r = view->renderer;
@@ -323,28 +409,43 @@ void rnd_view_draw(RndView *view, const RndFrame *frame)
     } else if (director && sel >= 0) {
         rnd_view_frame_shot(view, frame, sel);
     }
-    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
-    SDL_SetRenderDrawColor(r, RND_GRASS_RGB, 255);
-    SDL_RenderClear(r);
-    rnd_track_draw(&view->geom, r, &view->cam);
+    for (int k = 0; k < RND_LAYER_COUNT; k++)
+        view->layer_ms[k] = 0.0;
+    double t = rnd_cpu_ms();
+    rnd_view_background(view);
+    t = rnd_view_lap(view, RND_LAYER_TRACK, t);
     if (view->ui.inspector && sel >= 0)
         rnd_inspector_draw_overlay(r, &view->cam, frame, sel);
-    rnd_cars_draw(r, view->text, &view->cam, frame, sel, view->cars);
+    rnd_cars_draw(&view->aa, view->text, &view->cam, frame, sel, view->cars);
+    t = rnd_view_lap(view, RND_LAYER_CARS, t);
     if (view->cam.mode != RND_CAM_OVERVIEW) /* the overview shows the whole track already */
-        rnd_minimap_draw(r, view->text, &view->minimap, frame, sel, w);
+        rnd_minimap_draw(&view->aa, view->text, &view->minimap, frame, sel, w);
     if (director)
-        rnd_director_draw_caption(r, view->text, &view->director, world, (float)view->cam.inset_left_px,
+        rnd_director_draw_caption(&view->aa, view->text, &view->director, world, (float)view->cam.inset_left_px,
                                   rnd_minimap_panel(&view->minimap, w).x);
-    rnd_hud_draw(r, view->text, &view->hud, &view->timing, frame, &view->ui, &view->cam, view->timeline != NULL, w,
-                 h, &view->tower_hits);
+    t = rnd_view_lap(view, RND_LAYER_MAP, t);
+    rnd_hud_draw(&view->aa, view->text, &view->hud, &view->timing, frame, &view->ui, &view->cam,
+                 view->timeline != NULL, w, h, &view->tower_hits);
+    t = rnd_view_lap(view, RND_LAYER_HUD, t);
     if (view->ui.inspector && sel >= 0)
         rnd_inspector_draw_panel(view, frame, sel, w, h);
+    t = rnd_view_lap(view, RND_LAYER_PANEL, t);
     if (view->timeline) /* at the foot of the HUD column, which keeps room for it */
         rnd_timeline_draw(r, view->text, view->timeline, (float)view->cam.inset_left_px - 10.0f, h);
+    t = rnd_view_lap(view, RND_LAYER_HUD, t);
     if (sim_world_done(world) && !view->ui.results_hidden)
-        rnd_hud_draw_results(r, view->text, frame, w, h);
+        rnd_hud_draw_results(&view->aa, view->text, frame, w, h);
     if (view->ui.help)
-        rnd_hud_draw_help(r, view->text, w, h);
+        rnd_hud_draw_help(&view->aa, view->text, w, h);
+    rnd_view_lap(view, RND_LAYER_OVER, t);
+}
+
+const double *rnd_view_layer_ms(const RndView *view) { return view->layer_ms; }
+
+const char *rnd_layer_name(RndLayer layer)
+{
+    static const char *const names[RND_LAYER_COUNT] = {"track", "cars", "map", "hud", "panel", "over"};
+    return layer >= 0 && layer < RND_LAYER_COUNT ? names[layer] : "?";
 }
 
 /* ---- screenshots ----------------------------------------------------------------------------------------------- */

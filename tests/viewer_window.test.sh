@@ -8,7 +8,7 @@
 #   the results screen sits right of the tower and the ticker; Enter hides it; after r the next results show;
 #   run-off is drawn beside the track close up and not in the overview;
 #   cars have a nose (a quarter of the way back from the front, under 0.6 of the widest; measured on the selected
-#   car in the chase camera).
+#   car in the chase camera, its soft edges counted where they are mostly its colour);
 #   the director holds both cars of a fight in the frame (opened with --at at a moment from a real run, then 5 s back
 #   with the left arrow), zooms out as the fight stretches, and following one of the two alone loses the other.
 # Skips (0 passed, 0 failed) when Xvfb, xdotool or import is missing.
@@ -71,7 +71,12 @@ open_window() {
         kill -0 "$app" 2>/dev/null || { echo "(the viewer exited before a window showed)" >>"$out/app.log"; break; }
         sleep 0.2
     done
-    [ -n "$win" ] || return 1
+    if [ -z "$win" ]; then # no window: end this viewer, or it outlives the test (the trap ends only the last)
+        kill "$app" 2>/dev/null
+        wait "$app" 2>/dev/null
+        app=""
+        return 1
+    fi
     xdotool windowmove "$win" 0 0 windowfocus --sync "$win" >/dev/null 2>&1
     sleep 0.5
 }
@@ -138,8 +143,13 @@ check "no car under the inspector panel ($2 px)" [ "$2" -eq 0 ]
 
 # a car with a nose: the selected car (chase: pointing up, ringed at the view's middle) is narrower at the front
 sel=$(convert "$out/clicked-keep.png" -format '%[hex:p{69,166}]' info:)
-shape=$(awk -F'[,: ]+' -v c="#$sel" '
-    NR > 1 && $1 > 760 && $1 < 980 && $2 >= 380 && $2 <= 445 && index($0, c) { x[NR] = $1; y[NR] = $2 }
+# (the car's colour, or within 90 of it summed over r, g, b: its soft edges blend it into the dark outline)
+shape=$(awk -F'[,: ()]+' -v c="$sel" '
+    BEGIN { for (i = 0; i < 256; i++) hex[sprintf("%02X", i)] = i
+            R = hex[substr(c, 1, 2)]; G = hex[substr(c, 3, 2)]; B = hex[substr(c, 5, 2)] }
+    function d(a, b) { return a > b ? a - b : b - a }
+    NR > 1 && $1 > 760 && $1 < 980 && $2 >= 380 && $2 <= 445 && d($3, R) + d($4, G) + d($5, B) < 90 {
+        x[NR] = $1; y[NR] = $2 }
     END { for (i in x) if (y[i] >= 402 && y[i] <= 425) { sx += x[i]; k++ }  # the body, clear of the number tag
           cx = k ? sx / k : 0
           for (i in x) if (x[i] >= cx - 8 && x[i] <= cx + 8) { w[y[i]]++; if (!n++ || y[i] < t) t = y[i]; if (y[i] > b) b = y[i] }
