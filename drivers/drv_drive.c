@@ -378,11 +378,19 @@ static double drv_rejoin_speed(const DrvDriver *driver, const DrvView *view, con
     return drifting ? drv_path_cap(driver, view, here, v_max) : v_max;
 }
 
+/* The path the steering follows, in the track's frame: its lateral speed and its lateral acceleration relative to
+ * the centre line (d' and d'' in time), what the car's own are judged against when it drifts toward an edge. Zero
+ * for a constant offset; the racing line's, in proportion to how much of it is followed, while the car is on it. */
+typedef struct DrvSteerRef {
+    double lat_mps;
+    double acc_mps2;
+} DrvSteerRef;
+
 /* Steering. When the chosen offset is the racing line, the car tracks the line itself with its lateral speed and
  * acceleration fed forward (the line's d' and d''), so it is on the line when the speed plan expects it there;
- * elsewhere it steers to the chosen offset. Between the two the weights blend. */
+ * elsewhere it steers to the chosen offset. Between the two the weights blend. *ref: the path followed (above). */
 static double drv_drive_steer(const DrvDriver *driver, const DrvView *view, double target_d, double line_ahead_d,
-                              const DrvHere *here)
+                              const DrvHere *here, DrvSteerRef *ref)
 {
     double v = view->speed_mps, k_here = here->spot.kappa, grip = here->control_grip.steer_mps2;
     double w = drv_line_weight(target_d, line_ahead_d);
@@ -391,14 +399,18 @@ static double drv_drive_steer(const DrvDriver *driver, const DrvView *view, doub
     if (driver->plan.bounded && (line_ahead_d > driver->plan.free_hi_d_m || line_ahead_d < driver->plan.free_lo_d_m))
         w = 0.0;
     double line_here = here->spot.line_d_m;
+    *ref = (DrvSteerRef){0.0, 0.0};
     if (w <= 0.0)
         return drv_control_steer(view, target_d, 0.0, 0.0, k_here, grip);
-    double line_next = here->line_next_d_m;
     double k_line = here->spot.line_kappa;
     double scale = drv_fmax(1.0 - k_here * line_here, 0.2);
-    double lat_ff = (v / scale) * (line_next - line_here) / DRV_LINE_FF_STEP_M;
+    double lat_ff = (v / scale) * (here->line_next_d_m - here->line_prev_d_m) / DRV_LINE_FF_STEP_M;
     double acc_ff = v * v * (k_line - k_here / scale);
     double d = w * line_here + (1.0 - w) * target_d;
+    /* the line's motion is the car's reference only while the car is on it: one a few metres off that kept the
+     * line's lateral speed toward an edge would reach the edge before the line turns back */
+    double w_on = w * drv_line_weight(drv_fmax(fabs(view->d_m - line_here) - DRV_LINE_TRACK_TOL_M, 0.0), 0.0);
+    *ref = (DrvSteerRef){w_on * lat_ff, w_on * acc_ff};
     return drv_control_steer(view, d, w * lat_ff, w * acc_ff, k_here, grip);
 }
 
@@ -411,12 +423,17 @@ static double drv_edge_speed(double room_m, double g)
 
 /* The friction circle, shared deliberately instead of leaving it to the sim (which scales an overlong demand back
  * keeping its direction, so a car that asks for full braking and a lateral move gets neither and arrives too fast).
- * Priorities: (1) staying on the track: no drift toward an edge faster than the car could still stop; (2) braking,
+ * Priorities: (1) staying on the track: no drift toward an edge faster than the car could still stop, the drift
+ * measured against the path the steering follows (`ref`: the racing line, when the car is on it; a constant offset
+ * otherwise). Through an S-bend the racing line itself crosses the track at 10-20 m/s relative to the centre line,
+ * and turns back before the edge as the centre line's curvature changes sign: measured against the centre line,
+ * that was a drift, and the rule steered the car off the line into the grip it needed a moment later; (2) braking,
  * when the car brakes at all (it is too fast for what is ahead): the lateral move gets what is left, but never less
  * than a dodge share; (3) otherwise the lateral demand (path plus move) first, and the throttle gets what is left. The
  * longitudinal request always gets what the lateral leaves, so the total stays inside the circle and the car does
  * what its plan assumed. In: the speed control's ax and the steering's lateral request (d''); both are rewritten. */
-static void drv_share_grip(const DrvDriver *driver, const DrvView *view, const DrvHere *here, double *ax, double *lat)
+static void drv_share_grip(const DrvDriver *driver, const DrvView *view, const DrvHere *here, const DrvSteerRef *ref,
+                           double *ax, double *lat)
 {
     double v = view->speed_mps, d = view->d_m, lat_v = view->lat_speed_mps, k_here = here->spot.kappa;
     /* a driver whose plan uses more than the margin (a late braker) may use what its plan uses */
@@ -429,8 +446,9 @@ static void drv_share_grip(const DrvDriver *driver, const DrvView *view, const D
     ay = drv_fmax(-cap, drv_fmin(cap, ay));
     /* staying on the track comes before braking */
     double wl = here->spot.left_m, wr = here->spot.right_m;
-    ay = drv_fmin(ay, corner + (drv_edge_speed(wl - d, g) - lat_v) / DRV_EDGE_TAU_S);
-    ay = drv_fmax(ay, corner + (-drv_edge_speed(d + wr, g) - lat_v) / DRV_EDGE_TAU_S);
+    double ref_ay = corner + ref->acc_mps2, drift = lat_v - ref->lat_mps;
+    ay = drv_fmin(ay, ref_ay + (drv_edge_speed(wl - d, g) - drift) / DRV_EDGE_TAU_S);
+    ay = drv_fmax(ay, ref_ay + (-drv_edge_speed(d + wr, g) - drift) / DRV_EDGE_TAU_S);
     /* off the track, rejoin at a walking pace across the track: the grass pushes the car back as well, and it
      * holds only half its grip there, so a brisk move could not be stopped before the cars on the track */
     if (d > wl)
@@ -453,9 +471,10 @@ void drv_drive_here(DrvDriver *driver, const DrvView *view, double s_ahead_m, Dr
     h->line_here = h->here; /* the same sample: the racing line at the car, and the speed plan's */
     h->profile = h->here;
     /* one point each: the inline look-up then needs no loop over a stack array */
-    double s_next = view->s_m + DRV_LINE_FF_STEP_M;
+    double s_next = view->s_m + 0.5 * DRV_LINE_FF_STEP_M, s_prev = view->s_m - 0.5 * DRV_LINE_FF_STEP_M;
     trk_line_d_n(driver->track, &s_ahead_m, &here->line_ahead_d_m, 1);
     trk_line_d_n(driver->track, &s_next, &here->line_next_d_m, 1);
+    trk_line_d_n(driver->track, &s_prev, &here->line_prev_d_m, 1);
     here->held.valid = false;
     here->grip_mps2 = trk_car_grip_mps2(&driver->car, view->speed_mps);
     here->control_grip = drv_control_grip(view);
@@ -517,8 +536,9 @@ void drv_drive_control(DrvDriver *driver, const DrvView *view, double target_d, 
         a_plan = drv_fmin(a_plan, 0.0); /* following a car: the plan's slope no longer applies, only its braking */
 
     double ax = drv_control_speed(view, target_v, a_plan, here->control_grip.speed_mps2);
-    double lat = drv_drive_steer(driver, view, target_d, line_d_m, here);
-    drv_share_grip(driver, view, here, &ax, &lat);
+    DrvSteerRef ref;
+    double lat = drv_drive_steer(driver, view, target_d, line_d_m, here, &ref);
+    drv_share_grip(driver, view, here, &ref, &ax, &lat);
     out->long_accel_mps2 = ax;
     out->lat_accel_mps2 = lat;
     out->target_d_m = target_d;

@@ -7,7 +7,9 @@
 
 /* A chosen offset this close to the racing line counts as following it (and, held between decisions, moves with it). */
 #define DRV_LINE_FOLLOW_BAND_M 1.0
-/* The line is read this far ahead of the car for its slope (the steering's feed-forward), m. */
+/* The line's slope at the car (the steering's feed-forward) is read over this much, half behind the car and half
+ * ahead, m. Read from the car forward, the slope was the line's a metre ahead: in a hairpin, where the line's lateral
+ * speed across the centre line changes by 50 m/s^2, that led the car by over 1 m/s and it ran wide of the line. */
 #define DRV_LINE_FF_STEP_M 2.0
 
 #define DRV_HELD_SAMPLES 8 /* points of the line read over the braking distance of a lane held off it */
@@ -32,7 +34,8 @@ typedef struct DrvHere {
     double grip_mps2;            /* the driver's car's grip at its speed */
     DrvControlGrip control_grip; /* the grip the low-level steering and speed control count on */
     double line_ahead_d_m;       /* the racing line at the lookahead point (drv_drive_here's s_ahead_m), m */
-    double line_next_d_m;        /* the racing line DRV_LINE_FF_STEP_M ahead of the car (the steering's slope), m */
+    double line_next_d_m;        /* the racing line half DRV_LINE_FF_STEP_M ahead of the car (its slope), m */
+    double line_prev_d_m;        /* and half DRV_LINE_FF_STEP_M behind it, m */
     DrvHeldLine held;            /* filled by the context decision (not valid until then) */
 } DrvHere;
 

@@ -26,7 +26,7 @@ struct DrvTableCache {
 bool drv_tables_build(const TrkTrack *track, const TrkCarParams *car, double grip_use, TrkSpeedProfile **profile,
                       DrvLanes **lanes)
 {
-    *profile = trk_speed_profile_create(track, car, TRK_PATH_RACING_LINE, grip_use);
+    *profile = trk_speed_profile_create(track, car, TRK_PATH_RACING_LINE_DRIVEN, grip_use);
     *lanes = drv_lanes_create(track, car, grip_use * DRV_LANES_GRIP_SHARE);
     if (*profile != NULL && *lanes != NULL)
         return true;

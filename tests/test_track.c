@@ -653,6 +653,47 @@ static int test_racing_line_is_faster(void)
     return 0;
 }
 
+/* The drivers' plan (TRK_PATH_RACING_LINE_DRIVEN) takes from the friction circle what the car model spends keeping a
+ * car on a line that crosses the track while it brakes or drives: never faster than the line's own plan, slower
+ * where the line crosses the track under braking, the same on a line at a constant offset. */
+static int test_driven_plan(void)
+{
+    char err[TRK_ERR_LEN];
+    TrkTrack *t = trk_load("data/tracks/gp.ini", NULL, err, sizeof err);
+    if (!t)
+        fprintf(stderr, "%s\n", err);
+    TST_CHECK(t != NULL);
+    TrkCarParams car = trk_default_car();
+    TrkSpeedProfile *l = trk_speed_profile_create(t, &car, TRK_PATH_RACING_LINE, 0.99);
+    TrkSpeedProfile *d = trk_speed_profile_create(t, &car, TRK_PATH_RACING_LINE_DRIVEN, 0.99);
+    TST_CHECK(l && d);
+    int slower = 0;
+    for (double s = 0.0; s < trk_length(t); s += 0.5) {
+        double vl = trk_speed_at(l, s, NULL), vd = trk_speed_at(d, s, NULL);
+        TST_CHECK(vd <= vl + 1e-6); /* (the passes' rounding: one sample is 1e-9 m/s over) */
+        slower += vd < vl - 0.01;
+    }
+    TST_CHECK(slower > 0);
+    double lap_l = trk_profile_lap_time(l), lap_d = trk_profile_lap_time(d);
+    TST_CHECK(lap_d > lap_l && lap_d < 1.001 * lap_l);
+    trk_speed_profile_free(l);
+    trk_speed_profile_free(d);
+    trk_free(t);
+    /* a circle: the line holds a constant offset (its inside bound), so the two plans are the same */
+    TrkPointDef p[64];
+    circle_points(p, 64, 0.0, 0.0, 100.0, 6.0);
+    t = trk_create(p, 64, NULL, NULL, 0);
+    TST_CHECK(t != NULL);
+    l = trk_speed_profile_create(t, &car, TRK_PATH_RACING_LINE, 1.0);
+    d = trk_speed_profile_create(t, &car, TRK_PATH_RACING_LINE_DRIVEN, 1.0);
+    TST_CHECK(l && d);
+    TST_NEAR(trk_profile_lap_time(d), trk_profile_lap_time(l), 1e-6 * trk_profile_lap_time(l));
+    trk_speed_profile_free(l);
+    trk_speed_profile_free(d);
+    trk_free(t);
+    return 0;
+}
+
 static int test_car_forces(void)
 {
     TrkCarParams car = trk_default_car();
@@ -877,6 +918,7 @@ int main(void)
     TST_RUN(test_speed_profile_limits);
     TST_RUN(test_speed_profile_on_circle);
     TST_RUN(test_racing_line_is_faster);
+    TST_RUN(test_driven_plan);
     TST_RUN(test_car_forces);
     TST_RUN(test_crossing_is_a_warning_and_hint_disambiguates);
     TST_RUN(test_folds_and_bad_points);

@@ -269,7 +269,11 @@ inline double trk_car_drive_mps2(const TrkCarParams *car, double speed_mps)
     return power_a < traction_a ? power_a : traction_a;
 }
 
-typedef enum TrkPath { TRK_PATH_CENTRE = 0, TRK_PATH_RACING_LINE = 1 } TrkPath;
+/* The path a profile is for. TRK_PATH_RACING_LINE_DRIVEN is the racing line as the car model drives it (the drivers'
+ * plan): the line's own profile, less the longitudinal grip the car model spends keeping a car on the line while it
+ * brakes or drives across the track (trk_profile.c). The racing line's quasi-steady lap and the export are
+ * TRK_PATH_RACING_LINE's, the line's own, as other tools compute it. */
+typedef enum TrkPath { TRK_PATH_CENTRE = 0, TRK_PATH_RACING_LINE = 1, TRK_PATH_RACING_LINE_DRIVEN = 2 } TrkPath;
 
 /* A speed profile: the fastest speed at each sample of a path, for one car. */
 typedef struct TrkSpeedProfile TrkSpeedProfile;

@@ -2,7 +2,9 @@
  *
  * Profile: v_max from curvature and grip (with downforce), then a backward pass (braking inside the friction
  * circle, helped by drag) and a forward pass (power- and traction-limited, inside the friction circle, against
- * drag). Both passes start at the slowest corner, where the speed is known, and go once round the loop.
+ * drag). Both passes start at the slowest corner, where the speed is known, and go once round the loop. The drivers'
+ * plan (TRK_PATH_RACING_LINE_DRIVEN) takes from the friction circle what the car model spends keeping a car on a
+ * line that crosses the track while it brakes or drives (trk_long_grip).
  */
 #include "trk_internal.h"
 
@@ -49,15 +51,33 @@ static double trk_corner_speed(const TrkCarParams *car, double grip_scale, doubl
     return v < TRK_V_CAP_MPS ? v : TRK_V_CAP_MPS;
 }
 
-/* Longitudinal grip left once the lateral demand v^2 |k| is met (friction circle). */
-static double trk_long_grip(const TrkCarParams *car, double grip_scale, double v, double kappa)
+/* Longitudinal grip left once the lateral demand v^2 |k| is met (friction circle), toward `dir` (+1 driving, -1
+ * braking). `slope`: the path's slope across the centre line, dd/ds / (1 - k_c d) (0 for a path along the centre
+ * line or at a constant offset). The car model (sim_physics.c) moves a car along the track and across it with
+ * separate speeds and brakes or drives the first only: a car crossing the track on a path of slope q keeps its
+ * speed across while it slows, so to stay on the path its tyres must also change that speed, by q times its
+ * acceleration, and v^2 k + q a is their lateral demand. Where that costs grip (braking while the path runs toward
+ * the outside of the turn, driving while it runs toward the inside) the longitudinal grip is what the circle leaves;
+ * where it would give grip back (braking into a turn, toward its inside) the path's own circle is kept, so the plan
+ * is never faster than the path itself allows. */
+static double trk_long_grip(const TrkCarParams *car, double grip_scale, double v, double kappa, double slope,
+                            double dir)
 {
     double g = grip_scale * trk_car_grip_mps2(car, v), lat = v * v * fabs(kappa);
-    return lat >= g ? 0.0 : sqrt(g * g - lat * lat);
+    double a = lat >= g ? 0.0 : sqrt(g * g - lat * lat);
+    if (slope != 0.0) {
+        /* the largest A >= 0 with A^2 + (c + dir q A)^2 <= g^2, c = v^2 k */
+        double c = v * v * kappa, q2 = 1.0 + slope * slope, disc = g * g * q2 - c * c;
+        double coupled = disc > 0.0 ? (sqrt(disc) - dir * c * slope) / q2 : 0.0;
+        coupled = coupled > 0.0 ? coupled : 0.0;
+        a = coupled < a ? coupled : a;
+    }
+    return a;
 }
 
-static void trk_profile_passes(const TrkCarParams *car, double grip_scale, const double *kappa, const double *ds,
-                               double *v, int n)
+/* slope: NULL, or the path's slope across the centre line at each sample (trk_long_grip). */
+static void trk_profile_passes(const TrkCarParams *car, double grip_scale, const double *kappa, const double *slope,
+                               const double *ds, double *v, int n)
 {
     int start = 0;
     for (int i = 0; i < n; i++) {
@@ -69,7 +89,8 @@ static void trk_profile_passes(const TrkCarParams *car, double grip_scale, const
      * from start - 1 down to start, j is the sample after it (stepped, not two % a step). */
     for (int k = 1, j = start; k <= n; k++) {
         int i = j == 0 ? n - 1 : j - 1;
-        double a = trk_long_grip(car, grip_scale, v[j], kappa[j]) + trk_car_drag_n(car, v[j], 1.0) / car->mass_kg;
+        double a = trk_long_grip(car, grip_scale, v[j], kappa[j], slope ? slope[j] : 0.0, -1.0) +
+                   trk_car_drag_n(car, v[j], 1.0) / car->mass_kg;
         double vi = sqrt(v[j] * v[j] + 2.0 * a * ds[i]);
         if (vi < v[i])
             v[i] = vi;
@@ -81,7 +102,7 @@ static void trk_profile_passes(const TrkCarParams *car, double grip_scale, const
         int j = i + 1 == n ? 0 : i + 1;
         double drive = trk_car_drive_mps2(car, v[i]), traction = grip_scale * car->mu * TRK_GRAVITY_MPS2;
         drive = drive < traction ? drive : traction;
-        double grip = trk_long_grip(car, grip_scale, v[i], kappa[i]);
+        double grip = trk_long_grip(car, grip_scale, v[i], kappa[i], slope ? slope[i] : 0.0, 1.0);
         double a = (drive < grip ? drive : grip) - trk_car_drag_n(car, v[i], 1.0) / car->mass_kg;
         double v2 = v[i] * v[i] + 2.0 * a * ds[i];
         double vj = v2 > 0.0 ? sqrt(v2) : 0.0;
@@ -105,12 +126,12 @@ static void trk_profile_curvature(const TrkTrack *track, TrkPath path, double *o
     double sum = 0.0;
     for (int k = -h; k <= h; k++) {
         const TrkSample *s = &track->samples[(k + n) % n];
-        sum += path == TRK_PATH_RACING_LINE ? s->line_kappa : s->kappa;
+        sum += path != TRK_PATH_CENTRE ? s->line_kappa : s->kappa;
     }
     for (int i = 0; i < n; i++) {
         out[i] = sum / (2 * h + 1);
         const TrkSample *add = &track->samples[(i + h + 1) % n], *sub = &track->samples[(i - h + n) % n];
-        sum += path == TRK_PATH_RACING_LINE ? add->line_kappa - sub->line_kappa : add->kappa - sub->kappa;
+        sum += path != TRK_PATH_CENTRE ? add->line_kappa - sub->line_kappa : add->kappa - sub->kappa;
     }
 }
 
@@ -133,11 +154,26 @@ TrkSpeedProfile *trk_speed_profile_create(const TrkTrack *track, const TrkCarPar
     p->path_ds_m = p->kappa + n;
     trk_profile_curvature(track, path, p->kappa);
     for (int i = 0; i < n; i++)
-        p->path_ds_m[i] = path == TRK_PATH_RACING_LINE ? track->samples[i].line_ds_m : track->ds_m;
+        p->path_ds_m[i] = path != TRK_PATH_CENTRE ? track->samples[i].line_ds_m : track->ds_m;
     p->n = n;
     p->ds_m = track->ds_m;
     p->length_m = track->length_m;
-    trk_profile_passes(car, grip_scale, p->kappa, p->path_ds_m, p->v_mps, n);
+    double *slope = NULL;
+    if (path == TRK_PATH_RACING_LINE_DRIVEN) {
+        slope = malloc(sizeof(double) * (size_t)n);
+        if (!slope) {
+            trk_speed_profile_free(p);
+            return NULL;
+        }
+        for (int i = 0; i < n; i++) {
+            const TrkSample *a = &track->samples[i == 0 ? n - 1 : i - 1], *b = &track->samples[i + 1 == n ? 0 : i + 1];
+            const TrkSample *c = &track->samples[i];
+            double scale = 1.0 - c->kappa * c->line_d_m;
+            slope[i] = (b->line_d_m - a->line_d_m) / (2.0 * track->ds_m * (scale > 0.2 ? scale : 0.2));
+        }
+    }
+    trk_profile_passes(car, grip_scale, p->kappa, slope, p->path_ds_m, p->v_mps, n);
+    free(slope);
     double t = 0.0;
     for (int i = 0; i < n; i++) {
         double vm = 0.5 * (p->v_mps[i] + p->v_mps[(i + 1) % n]);
