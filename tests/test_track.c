@@ -33,15 +33,46 @@ static int wavy_points(TrkPointDef *p)
     return n;
 }
 
+/* A track from points (def NULL: the defaults), or NULL with the reason on stderr; the caller checks it. */
+static TrkTrack *track_from(const TrkPointDef *p, int n, const TrkDef *def)
+{
+    char err[TRK_ERR_LEN];
+    TrkTrack *t = trk_create(p, n, def, err, sizeof err);
+    if (!t)
+        fprintf(stderr, "track from %d points: %s\n", n, err);
+    return t;
+}
+
+/* A track file, or NULL with the reason on stderr; the caller checks it. */
+static TrkTrack *track_file(const char *path, const TrkDef *def)
+{
+    char err[TRK_ERR_LEN];
+    TrkTrack *t = trk_load(path, def, err, sizeof err);
+    if (!t)
+        fprintf(stderr, "%s\n", err);
+    return t;
+}
+
 static TrkTrack *wavy_track(void)
 {
     TrkPointDef p[32];
     int n = wavy_points(p);
-    char err[TRK_ERR_LEN];
-    TrkTrack *t = trk_create(p, n, NULL, err, sizeof err);
-    if (!t)
-        fprintf(stderr, "wavy track: %s\n", err);
-    return t;
+    return track_from(p, n, NULL);
+}
+
+/* n (at most 64) points on a circle, counter-clockwise (see circle_points), as a track */
+static TrkTrack *circle_track(int n, double cx, double cy, double r, double w)
+{
+    TrkPointDef p[64];
+    circle_points(p, n, cx, cy, r, w);
+    return track_from(p, n, NULL);
+}
+
+/* the default car's speed plan along a path of t, NULL when it cannot be made */
+static TrkSpeedProfile *default_plan(const TrkTrack *t, TrkPath path, double grip_scale)
+{
+    TrkCarParams car = trk_default_car();
+    return trk_speed_profile_create(t, &car, path, grip_scale);
 }
 
 /*----------------------------------------------------------------------------------------------------------------*/
@@ -50,7 +81,7 @@ static int test_spline_passes_through_points(void)
 {
     TrkPointDef p[32];
     int n = wavy_points(p);
-    TrkTrack *t = trk_create(p, n, NULL, NULL, 0);
+    TrkTrack *t = track_from(p, n, NULL);
     TST_CHECK(t != NULL);
     for (int i = 0; i < n; i++) {
         double s, d;
@@ -70,8 +101,7 @@ static int test_arc_length_matches_dense_polyline(void)
     int n = wavy_points(p);
     TrkDef def = trk_default_def();
     def.sample_step_m = 0.05;
-    TrkTrack *fine = trk_create(p, n, &def, NULL, 0);
-    TrkTrack *t = trk_create(p, n, NULL, NULL, 0);
+    TrkTrack *fine = track_from(p, n, &def), *t = track_from(p, n, NULL);
     TST_CHECK(fine && t);
     double poly = 0.0;
     for (int i = 0; i < fine->n; i++) {
@@ -251,14 +281,10 @@ static void profile_pair_free(ProfilePair *pp)
 /* false (everything freed) when a build fails */
 static bool profile_pair(ProfilePair *pp)
 {
-    TrkPointDef cp[24];
-    circle_points(cp, 24, 0.0, 0.0, 150.0, 6.0);
-    char err[TRK_ERR_LEN];
-    TrkCarParams car = trk_default_car();
-    *pp = (ProfilePair){wavy_track(), trk_create(cp, 24, NULL, err, sizeof err), NULL, NULL};
+    *pp = (ProfilePair){wavy_track(), circle_track(24, 0.0, 0.0, 150.0, 6.0), NULL, NULL};
     if (pp->track != NULL && pp->other != NULL) {
-        pp->own = trk_speed_profile_create(pp->track, &car, TRK_PATH_RACING_LINE, 0.9);
-        pp->foreign = trk_speed_profile_create(pp->other, &car, TRK_PATH_RACING_LINE, 0.9);
+        pp->own = default_plan(pp->track, TRK_PATH_RACING_LINE, 0.9);
+        pp->foreign = default_plan(pp->other, TRK_PATH_RACING_LINE, 0.9);
     }
     if (pp->own == NULL || pp->foreign == NULL) {
         profile_pair_free(pp);
@@ -402,10 +428,8 @@ static int test_circle_curvature(void)
 {
     const double radii[] = {20.0, 100.0, 400.0};
     for (int k = 0; k < 3; k++) {
-        TrkPointDef p[64];
         double r = radii[k];
-        circle_points(p, 64, 10.0, -30.0, r, 6.0);
-        TrkTrack *t = trk_create(p, 64, NULL, NULL, 0);
+        TrkTrack *t = circle_track(64, 10.0, -30.0, r, 6.0);
         TST_CHECK(t != NULL);
         TST_NEAR(trk_length(t), 2.0 * PI * r, 2.0 * PI * r * 1e-3);
         for (double s = 0.0; s < trk_length(t); s += 3.3)
@@ -421,7 +445,7 @@ static int test_circle_curvature(void)
         double a = -2.0 * PI * i / 64;
         p[i] = (TrkPointDef){100.0 * cos(a), 100.0 * sin(a), 5.0, 5.0};
     }
-    TrkTrack *t = trk_create(p, 64, NULL, NULL, 0);
+    TrkTrack *t = track_from(p, 64, NULL);
     TST_CHECK(t != NULL);
     TST_NEAR(trk_curvature(t, 50.0, NULL), -0.01, 1e-4);
     TrkPose pose = trk_pose_at(t, 0.0, NULL);
@@ -438,7 +462,7 @@ static int test_max_width_matches_summary(void)
         double a = 2.0 * PI * i / 64;
         p[i] = (TrkPointDef){150.0 * cos(a), 90.0 * sin(a), 4.0 + (i % 5) * 0.7, 3.0 + (i % 3) * 1.1};
     }
-    TrkTrack *t = trk_create(p, 64, NULL, NULL, 0);
+    TrkTrack *t = track_from(p, 64, NULL);
     TST_CHECK(t != NULL);
     TrkSummary sum = trk_summary(t);
     TST_CHECK(trk_max_width(t) == sum.max_width_m);
@@ -505,10 +529,9 @@ static int test_racing_line_within_margins_and_smoother(void)
         return 1;
     TST_NEAR(trk_line_d(t, 10.0 * t->ds_m, NULL), t->samples[10].line_d_m, 1e-12);
     trk_free(t);
-    char err[TRK_ERR_LEN];
     TrkDef def = trk_default_def();
     def.line_margin_m = 2.5;
-    t = trk_load("data/tracks/gp.ini", &def, err, sizeof err);
+    t = track_file("data/tracks/gp.ini", &def);
     TST_CHECK(t != NULL);
     if (check_line(t, 2.5))
         return 1;
@@ -516,7 +539,7 @@ static int test_racing_line_within_margins_and_smoother(void)
     /* the min-curvature line, at its own default margin */
     def = trk_default_def();
     def.line_method = TRK_LINE_MIN_CURVATURE;
-    t = trk_load("data/tracks/gp.ini", &def, err, sizeof err);
+    t = track_file("data/tracks/gp.ini", &def);
     TST_CHECK(t != NULL);
     TST_CHECK(t->line_margin_m == TRK_MIN_CURVATURE_LINE_MARGIN_M);
     if (check_line(t, TRK_MIN_CURVATURE_LINE_MARGIN_M))
@@ -531,8 +554,7 @@ static int test_racing_line_within_margins_and_smoother(void)
  * +0.8 1/m within metres. The same file gives the same line, bit for bit. */
 static double line_lap_s(const TrkTrack *t)
 {
-    TrkCarParams car = trk_default_car();
-    TrkSpeedProfile *p = trk_speed_profile_create(t, &car, TRK_PATH_RACING_LINE, 1.0);
+    TrkSpeedProfile *p = default_plan(t, TRK_PATH_RACING_LINE, 1.0);
     double lap = p ? trk_profile_lap_time(p) : -1.0;
     trk_speed_profile_free(p);
     return lap;
@@ -543,10 +565,9 @@ static int test_racing_line_smooth_on_real_circuits(void)
     const char *files[] = {"data/tracks/tumftm/Norisring.csv", "data/tracks/tumftm/Spielberg.csv",
                            "data/tracks/tumftm/BrandsHatch.csv"};
     for (int f = 0; f < 3; f++) {
-        char err[TRK_ERR_LEN];
         TrkDef def = trk_default_def();
         def.line_method = TRK_LINE_MIN_CURVATURE;
-        TrkTrack *t = trk_load(files[f], &def, err, sizeof err), *again = trk_load(files[f], &def, err, sizeof err);
+        TrkTrack *t = track_file(files[f], &def), *again = track_file(files[f], &def);
         TST_CHECK(t != NULL && again != NULL);
         int same = 0;
         for (int i = 0; i < t->n; i++)
@@ -617,9 +638,7 @@ static int test_speed_profile_limits(void)
 static int test_speed_profile_on_circle(void)
 {
     /* constant curvature: the whole lap at the steady cornering speed */
-    TrkPointDef p[64];
-    circle_points(p, 64, 0.0, 0.0, 100.0, 6.0);
-    TrkTrack *t = trk_create(p, 64, NULL, NULL, 0);
+    TrkTrack *t = circle_track(64, 0.0, 0.0, 100.0, 6.0);
     TST_CHECK(t != NULL);
     TrkCarParams car = trk_default_car();
     car.downforce_area_m2 = 0.0;
@@ -635,14 +654,9 @@ static int test_speed_profile_on_circle(void)
 
 static int test_racing_line_is_faster(void)
 {
-    char err[TRK_ERR_LEN];
-    TrkTrack *t = trk_load("data/tracks/gp.ini", NULL, err, sizeof err);
-    if (!t)
-        fprintf(stderr, "%s\n", err);
+    TrkTrack *t = track_file("data/tracks/gp.ini", NULL);
     TST_CHECK(t != NULL);
-    TrkCarParams car = trk_default_car();
-    TrkSpeedProfile *c = trk_speed_profile_create(t, &car, TRK_PATH_CENTRE, 1.0);
-    TrkSpeedProfile *l = trk_speed_profile_create(t, &car, TRK_PATH_RACING_LINE, 1.0);
+    TrkSpeedProfile *c = default_plan(t, TRK_PATH_CENTRE, 1.0), *l = default_plan(t, TRK_PATH_RACING_LINE, 1.0);
     TST_CHECK(c && l);
     TST_CHECK(trk_profile_lap_time(l) < trk_profile_lap_time(c) - 1.0);
     /* a GT car on a 5.8 km grand-prix track: about two minutes */
@@ -658,14 +672,10 @@ static int test_racing_line_is_faster(void)
  * where the line crosses the track under braking, the same on a line at a constant offset. */
 static int test_driven_plan(void)
 {
-    char err[TRK_ERR_LEN];
-    TrkTrack *t = trk_load("data/tracks/gp.ini", NULL, err, sizeof err);
-    if (!t)
-        fprintf(stderr, "%s\n", err);
+    TrkTrack *t = track_file("data/tracks/gp.ini", NULL);
     TST_CHECK(t != NULL);
-    TrkCarParams car = trk_default_car();
-    TrkSpeedProfile *l = trk_speed_profile_create(t, &car, TRK_PATH_RACING_LINE, 0.99);
-    TrkSpeedProfile *d = trk_speed_profile_create(t, &car, TRK_PATH_RACING_LINE_DRIVEN, 0.99);
+    TrkSpeedProfile *l = default_plan(t, TRK_PATH_RACING_LINE, 0.99);
+    TrkSpeedProfile *d = default_plan(t, TRK_PATH_RACING_LINE_DRIVEN, 0.99);
     TST_CHECK(l && d);
     int slower = 0;
     for (double s = 0.0; s < trk_length(t); s += 0.5) {
@@ -680,12 +690,10 @@ static int test_driven_plan(void)
     trk_speed_profile_free(d);
     trk_free(t);
     /* a circle: the line holds a constant offset (its inside bound), so the two plans are the same */
-    TrkPointDef p[64];
-    circle_points(p, 64, 0.0, 0.0, 100.0, 6.0);
-    t = trk_create(p, 64, NULL, NULL, 0);
+    t = circle_track(64, 0.0, 0.0, 100.0, 6.0);
     TST_CHECK(t != NULL);
-    l = trk_speed_profile_create(t, &car, TRK_PATH_RACING_LINE, 1.0);
-    d = trk_speed_profile_create(t, &car, TRK_PATH_RACING_LINE_DRIVEN, 1.0);
+    l = default_plan(t, TRK_PATH_RACING_LINE, 1.0);
+    d = default_plan(t, TRK_PATH_RACING_LINE_DRIVEN, 1.0);
     TST_CHECK(l && d);
     TST_NEAR(trk_profile_lap_time(d), trk_profile_lap_time(l), 1e-6 * trk_profile_lap_time(l));
     trk_speed_profile_free(l);
@@ -721,11 +729,7 @@ static int eight_points(TrkPointDef *p)
 static int test_crossing_is_a_warning_and_hint_disambiguates(void)
 {
     TrkPointDef p[48];
-    int n = eight_points(p);
-    char err[TRK_ERR_LEN];
-    TrkTrack *t = trk_create(p, n, NULL, err, sizeof err);
-    if (!t)
-        fprintf(stderr, "%s\n", err);
+    TrkTrack *t = track_from(p, eight_points(p), NULL);
     TST_CHECK(t != NULL);
     TST_CHECK(strstr(trk_warning(t), "crosses itself") != NULL);
     TST_CHECK(strstr(trk_warning(t), "bridge") != NULL);
@@ -772,7 +776,7 @@ static int test_folds_and_bad_points(void)
     /* the outside may be as wide as it likes */
     p[10].left_m = 5.0;
     p[10].right_m = 60.0;
-    TrkTrack *t = trk_create(p, 64, NULL, err, sizeof err);
+    TrkTrack *t = track_from(p, 64, NULL);
     TST_CHECK(t != NULL);
     trk_free(t);
     TST_CHECK(trk_create(p, 3, NULL, err, sizeof err) == NULL);
@@ -811,9 +815,7 @@ static int test_shallow_fold_is_repaired(void)
     circle_points(p, 64, 0.0, 0.0, 25.0, 5.0);
     for (int i = 9; i <= 11; i++)
         p[i].left_m = 25.3; /* 0.3 m over the radius on the inside of a left turn */
-    TrkTrack *t = trk_create(p, 64, NULL, err, sizeof err);
-    if (!t)
-        fprintf(stderr, "%s\n", err);
+    TrkTrack *t = track_from(p, 64, NULL);
     TST_CHECK(t != NULL);
     const char *w = trk_warning(t);
     TST_CHECK(strncmp(w, "warning: track edges fold over at s=", 36) == 0);
@@ -838,7 +840,7 @@ static int test_shallow_fold_is_repaired(void)
     circle_points(p, 64, 0.0, 0.0, 25.0, 5.0);
     for (int i = 0; i < 64; i++)
         p[i].left_m = 25.2;
-    t = trk_create(p, 64, NULL, err, sizeof err);
+    t = track_from(p, 64, NULL);
     TST_CHECK(t != NULL);
     TST_CHECK(strstr(trk_warning(t), "repaired") != NULL);
     if (check_no_fold(t))
@@ -877,11 +879,9 @@ static int test_lookups_continuous_across_seam(void)
 {
     const char *paths[] = {"data/tracks/gp.ini", "data/tracks/tech.ini", "data/tracks/fast.ini", "data/tracks/oval.ini"};
     for (int k = 0; k < 4; k++) {
-        char err[TRK_ERR_LEN];
-        TrkTrack *t = trk_load(paths[k], NULL, err, sizeof err);
+        TrkTrack *t = track_file(paths[k], NULL);
         TST_CHECK(t != NULL);
-        TrkCarParams car = trk_default_car();
-        TrkSpeedProfile *prof = trk_speed_profile_create(t, &car, TRK_PATH_RACING_LINE, 0.95);
+        TrkSpeedProfile *prof = default_plan(t, TRK_PATH_RACING_LINE, 0.95);
         TST_CHECK(prof != NULL);
         double L = trk_length(t), eps = 1e-6;
         int hint = -1;
