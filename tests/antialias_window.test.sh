@@ -26,54 +26,14 @@ done
 rm -rf "$out"
 mkdir -p "$out"
 
-# a display of our own: the first free number from 80
-disp=80
-while [ -e "/tmp/.X11-unix/X$disp" ] || [ -e "/tmp/.X$disp-lock" ]; do disp=$((disp + 1)); done
-Xvfb ":$disp" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
-xvfb=$!
-export DISPLAY=":$disp"
-app=""
-cleanup() {
-    [ -n "$app" ] && kill "$app" 2>/dev/null
-    kill "$xvfb" 2>/dev/null
-}
-trap cleanup EXIT INT TERM
-# the server must answer before the viewer starts: a viewer that finds no display runs headless and opens nothing
-ready=""
-for i in $(seq 1 150); do # up to 30 s on a loaded machine
-    xdotool getmouselocation >/dev/null 2>&1 && { ready=1; break; }
-    sleep 0.2
-done
-[ -n "$ready" ] || { check "Xvfb :$disp answers within 30 s" false; finish; }
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" # see window.test.sh
+# the display, the viewer's window ($win of the viewer $app) and the exit trap
+. "$(dirname "$0")/lib/xvfb.sh"
+xvfb_start 1280x800 "$out" || { check "$xvfb_error" false; finish; }
 
 # open the default race at 20 s, paused, with the rest as the environment; sets $win
 open_window() {
-    env SDL_RENDER_DRIVER=software "$@" "$prog" run data/races/default.ini --seed 1 --at 20 --camera follow --quiet \
-        >"$out/app.log" 2>&1 &
-    app=$!
-    win=""
-    for i in $(seq 1 300); do # up to 60 s: a loaded machine builds the drivers' tables slowly
-        win=$(xdotool search --name "racesim - " 2>/dev/null | head -n 1)
-        [ -n "$win" ] && break
-        kill -0 "$app" 2>/dev/null || { echo "(the viewer exited before a window showed)" >>"$out/app.log"; break; }
-        sleep 0.2
-    done
-    if [ -z "$win" ]; then
-        kill "$app" 2>/dev/null
-        wait "$app" 2>/dev/null
-        app=""
-        return 1
-    fi
-    xdotool windowmove "$win" 0 0 windowfocus --sync "$win" >/dev/null 2>&1
-    sleep 0.5
-}
-close_window() {
-    xdotool key --window "$win" Escape >/dev/null 2>&1
-    for i in $(seq 1 25); do kill -0 "$app" 2>/dev/null || break; sleep 0.2; done
-    kill "$app" 2>/dev/null
-    wait "$app" 2>/dev/null
-    app=""
+    xvfb_open "$out/app.log" env SDL_RENDER_DRIVER=software "$@" "$prog" run data/races/default.ini --seed 1 --at 20 \
+        --camera follow --quiet
 }
 # never without a window id: import would wait for a click
 shot() { [ -n "$win" ] && timeout 20 import -window "$win" "$out/$1.png"; }
@@ -141,7 +101,7 @@ capture_close() {
     done
     settled "$name" || echo "(the $name capture did not settle)"
     [ "$name" = close ] && { xdotool key --window "$win" c c; settled overview; }
-    close_window
+    xvfb_close
 }
 capture_close close
 capture_close close-hard RACESIM_AA=0

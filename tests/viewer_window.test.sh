@@ -30,62 +30,14 @@ done
 rm -rf "$out"
 mkdir -p "$out"
 
-# a display of our own, its number chosen by the server (-displayfd: a free one, taken atomically; picking it from
-# the lock files raced with other runs of the tests). -noreset: by default an X server resets when its last client
-# leaves, and drops the connections made meanwhile; xdotool's and import's calls leave one after another, so the
-# viewer's connection sometimes met a reset, SDL fell back to its offscreen driver and no window showed.
-Xvfb -displayfd 3 -noreset -screen 0 1280x800x24 -nolisten tcp 3>"$out/display" >/dev/null 2>&1 &
-xvfb=$!
-app=""
-cleanup() {
-    [ -n "$app" ] && kill "$app" 2>/dev/null
-    kill "$xvfb" 2>/dev/null
-}
-trap cleanup EXIT INT TERM
-disp=""
-for i in $(seq 1 150); do # up to 30 s on a loaded machine
-    disp=$(cat "$out/display" 2>/dev/null)
-    [ -n "$disp" ] && break
-    kill -0 "$xvfb" 2>/dev/null || break
-    sleep 0.2
-done
-[ -n "$disp" ] || { check "Xvfb starts and names its display within 30 s" false; finish; }
-export DISPLAY=":$disp"
-# the server must answer before the viewer starts: a viewer that finds no display runs headless and opens nothing
-ready=""
-for i in $(seq 1 150); do # up to 30 s on a loaded machine
-    xdotool getmouselocation >/dev/null 2>&1 && { ready=1; break; }
-    sleep 0.2
-done
-[ -n "$ready" ] || { check "Xvfb :$disp answers within 30 s" false; finish; }
+# the display, the viewer's window ($win of the viewer $app) and the exit trap
+. "$(dirname "$0")/lib/xvfb.sh"
+xvfb_start 1280x800 "$out" || { check "$xvfb_error" false; finish; }
 
-# open RACE with the rest as options; sets $win (the window id)
+# open RACE with the rest as options (the software renderer); sets $win (the window id)
 open_window() {
     race="$1"; shift
-    SDL_RENDER_DRIVER=software "$prog" run "$race" --quiet "$@" >"$out/app.log" 2>&1 &
-    app=$!
-    win=""
-    for i in $(seq 1 300); do # up to 60 s: a loaded machine builds the drivers' tables slowly
-        win=$(xdotool search --name "racesim - " 2>/dev/null | head -n 1)
-        [ -n "$win" ] && break
-        kill -0 "$app" 2>/dev/null || { echo "(the viewer exited before a window showed)" >>"$out/app.log"; break; }
-        sleep 0.2
-    done
-    if [ -z "$win" ]; then # no window: end this viewer, or it outlives the test (the trap ends only the last)
-        kill "$app" 2>/dev/null
-        wait "$app" 2>/dev/null
-        app=""
-        return 1
-    fi
-    xdotool windowmove "$win" 0 0 windowfocus --sync "$win" >/dev/null 2>&1
-    sleep 0.5
-}
-close_window() {
-    xdotool key --window "$win" Escape >/dev/null 2>&1
-    for i in $(seq 1 25); do kill -0 "$app" 2>/dev/null || break; sleep 0.2; done
-    kill "$app" 2>/dev/null
-    wait "$app" 2>/dev/null
-    app=""
+    xvfb_open "$out/app.log" env SDL_RENDER_DRIVER=software "$prog" run "$race" --quiet "$@"
 }
 key() { xdotool key --window "$win" "$@"; sleep 0.4; }
 # never without a window id: import would wait for a click
@@ -169,7 +121,7 @@ runoff_near=$(count_rgb chase 460 0 820 800 707A62)
 runoff_far=$(count_rgb overview 460 0 820 800 707A62)
 check "run-off beside the track close up ($runoff_near px), none in the overview ($runoff_far px)" \
     [ "$runoff_near" -gt 2000 -a "$runoff_far" -eq 0 ]
-close_window
+xvfb_close
 
 # ---- the director holds both cars of a fight in the frame, and zooms out as the fight stretches ------------------
 # The fight: tests/data/director_pair.ini, whose second car has no driver, so no change of racecraft moves it. #2 is
@@ -201,7 +153,7 @@ if open_window tests/data/director_pair.ini --at 10; then
     shot_changed dir_back dir_near
     key c                      # follow the director's car, #2, at the follow zoom
     shot_changed follow_far dir_back
-    close_window
+    xvfb_close
     for s in dir_near dir_far; do
         a=$(in_view $s $ahead)
         c=$(in_view $s $chaser)
@@ -217,7 +169,7 @@ if open_window tests/data/director_pair.ini --at 10; then
         [ "$far" -gt 0 -a $((far * 10)) -lt $((near * 9)) ]
 else
     check "the window opens at 10 s ($(cat "$out/app.log"))" false
-    close_window
+    xvfb_close
 fi
 
 # ---- the results screen: styled, right of the tower and the ticker; Enter hides it, r brings a new race's back ----
@@ -249,6 +201,6 @@ for i in $(seq 1 60); do
     [ "$(accent again 460 820)" -gt 400 ] && break
 done
 check "after r the next race's results show again" [ "$(accent again 460 820)" -gt 400 ]
-close_window
+xvfb_close
 
 finish

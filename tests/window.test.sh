@@ -20,49 +20,13 @@ for tool in Xvfb xdotool import convert python3; do
         finish
     fi
 done
+# the display, the viewer's window ($win of the viewer $app) and the exit trap
+. "$(dirname "$0")/lib/xvfb.sh"
 tmp=$(mktemp -d)
-xpid=""
-vpid=""
-cleanup() {
-    [ -n "$vpid" ] && kill "$vpid" 2>/dev/null
-    [ -n "$xpid" ] && kill "$xpid" 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
+xvfb_scratch="$tmp"
+xvfb_start 1400x900 "$tmp" || { bad "$xvfb_error"; finish; }
 
-# a display of our own, its number chosen by the server (-displayfd: a free one, taken atomically; picking it from
-# the lock files raced with other runs of the tests). -noreset: by default an X server resets when its last client
-# leaves, and drops the connections made meanwhile; xdotool's calls leave one after another, so the viewer's
-# connection sometimes met a reset, SDL fell back to its offscreen driver and no window showed.
-Xvfb -displayfd 3 -noreset -screen 0 1400x900x24 -nolisten tcp 3>"$tmp/display" >/dev/null 2>&1 &
-xpid=$!
-n=""
-for i in $(seq 1 150); do # 30 s on a loaded machine
-    n=$(cat "$tmp/display" 2>/dev/null)
-    [ -n "$n" ] && break
-    sleep 0.2
-done
-[ -n "$n" ] || { bad "Xvfb starts and names its display within 30 s"; finish; }
-export DISPLAY=":$n"
-# the server must answer before the viewer starts: a viewer that finds no display runs headless and opens nothing
-i=0
-until xdotool getmouselocation >/dev/null 2>&1; do
-    i=$((i + 1))
-    if [ $i -gt 150 ]; then # 30 s on a loaded machine
-        bad "Xvfb :$n answers within 30 s"
-        finish
-    fi
-    sleep 0.2
-done
-
-# The window's libraries (X11, GL, D-Bus) keep allocations to the end, some in modules unloaded by then that no
-# suppression can name: under the sanitizer build, leak detection is off for the window processes (the keyframes'
-# own code is checked for leaks by test_sim_snapshot and the offscreen paths by render and video.test.sh).
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-
-# waits for the viewer's window; prints its id
-window() { timeout 60 xdotool search --sync --onlyvisible --name '^racesim' 2>/dev/null | head -n 1; }
-shot() { import -window "$wid" "$tmp/$1.png" 2>/dev/null; }
+shot() { import -window "$win" "$tmp/$1.png" 2>/dev/null; }
 # A paused window's picture once it has settled: captures $1 until it differs from $2 (when given; the key took
 # effect) and two captures in a row are the same (a slow build may take seconds to step there), at most 60 s.
 settled() {
@@ -112,9 +76,8 @@ PY
 
 # ---- opened at 30 s, paused; rewound and forward again ----
 "$prog" run "$race" --seed 1 --at 30 >"$tmp/out" 2>"$tmp/err" &
-vpid=$!
-wid=$(window)
-if [ -z "$wid" ]; then
+app=$!
+if ! xvfb_window "$app"; then
     bad "no window appeared: $(cat "$tmp/err")"
     finish
 fi
@@ -127,42 +90,41 @@ done
 settled a2 && cmp -s "$tmp/a.png" "$tmp/a2.png" && ok || bad "paused at --at 30, yet the picture changes"
 set -- $(python3_px timeline "$tmp/a.png")
 [ "$1" -gt 300 ] && [ "$2" -lt 20 ] && ok || bad "at the newest moment the timeline should be all played: played $1, rest $2"
-xdotool key --window "$wid" Left
+xdotool key --window "$win" Left
 settled b a
 set -- $(python3_px timeline "$tmp/b.png")
 played_b=$1
 [ "$2" -gt 100 ] && ok || bad "5 s back the timeline shows no part not played: played $1, rest $2"
 d=$(python3_px differ "$tmp/a.png" "$tmp/b.png")
 [ "$d" -gt 500 ] && ok || bad "5 s back the track looks the same ($d pixels differ)"
-xdotool key --window "$wid" shift+Left
+xdotool key --window "$win" shift+Left
 settled c b
 set -- $(python3_px timeline "$tmp/c.png")
 [ "$1" -lt "$played_b" ] && ok || bad "30 s further back the timeline is not shorter: played $1, before $played_b"
-xdotool key --window "$wid" shift+Right
+xdotool key --window "$win" shift+Right
 settled d c
 d=$(python3_px differ "$tmp/a.png" "$tmp/d.png")
 [ "$d" -eq 0 ] && ok || bad "forward again to 30 s the picture is not the one before the rewind ($d pixels differ)"
-xdotool key --window "$wid" Escape
-wait "$vpid"
+xdotool key --window "$win" Escape
+wait "$app"
 rc=$?
-vpid=""
+app=""
 [ "$rc" = 0 ] && ok || bad "the viewer exit status $rc: $(cat "$tmp/err")"
 
 # ---- a race watched with rewinds ends with the headless results ----
 "$prog" run "$race" --seed 4 --laps 1 --headless >"$tmp/headless" 2>&1
 RACESIM_SPEED=64 RACESIM_BENCH_FRAMES=400 "$prog" run "$race" --seed 4 --laps 1 >"$tmp/watched" 2>"$tmp/err" &
-vpid=$!
-wid=$(window)
-if [ -n "$wid" ]; then
+app=$!
+if xvfb_window "$app"; then
     sleep 1
-    xdotool key --window "$wid" shift+Left
+    xdotool key --window "$win" shift+Left
     sleep 0.5
-    xdotool key --window "$wid" Left Left Right
+    xdotool key --window "$win" Left Left Right
     sleep 0.5
-    xdotool key --window "$wid" shift+Left
+    xdotool key --window "$win" shift+Left
 fi
-wait "$vpid"
-vpid=""
+wait "$app"
+app=""
 [ -s "$tmp/headless" ] && cmp -s "$tmp/headless" "$tmp/watched" && ok ||
     { bad "watched with rewinds, the results differ from the headless ones"; diff "$tmp/headless" "$tmp/watched" | head -n 8; }
 
@@ -170,11 +132,10 @@ vpid=""
 # rewound 60 s, played to the finish ----
 "$prog" run "$race" --seed 2 --headless >"$tmp/headless5" 2>&1
 RACESIM_SPEED=64 RACESIM_BENCH_FRAMES=240 "$prog" run "$race" --seed 2 --at 645 >"$tmp/watched5" 2>"$tmp/err" &
-vpid=$!
-wid=$(window)
-[ -n "$wid" ] && xdotool key --window "$wid" shift+Left shift+Left space
-wait "$vpid"
-vpid=""
+app=$!
+xvfb_window "$app" && xdotool key --window "$win" shift+Left shift+Left space
+wait "$app"
+app=""
 [ -s "$tmp/headless5" ] && cmp -s "$tmp/headless5" "$tmp/watched5" && ok ||
     { bad "rewound past the thinning of the keyframes, the results differ"; diff "$tmp/headless5" "$tmp/watched5" | head -n 8; }
 
