@@ -49,6 +49,8 @@
 #define DRV_REJOIN_MIN_M 30.0          /* ...or this far ahead in metres, whichever is further */
 #define DRV_REJOIN_SAMPLES 8           /* points of the way back checked */
 #define DRV_REJOIN_DRIFT_M2PS 0.5      /* offset times lateral speed away from the line: a drift */
+#define DRV_TOW_MAX_CURVATURE 0.002    /* 1/m: where the car may beat its plan's acceleration (a radius of 500 m) */
+#define DRV_FULL_THROTTLE_MPS2 20.0    /* more than any engine gives: the sim clips it to the engine's power */
 
 static double drv_follow_speed(const DrvView *view, const DrvPersonality *p, const DrvOther *o)
 {
@@ -497,6 +499,17 @@ void drv_drive_control(DrvDriver *driver, const DrvView *view, double target_d, 
     /* the plan's own acceleration at our speed: v dv/ds */
     double a_plan = v * (v_next - v_plan) / ahead_m;
     double target_v = v_plan;
+    /* The plan accelerates as the engine would alone; in another car's tow it pulls harder. Where the plan is the
+     * engine's limit (below the corners' and braking's limit) on a straight, the car asks for full throttle up to
+     * that limit, so a tow turns into speed instead of into a lifted throttle. */
+    if (fabs(here->spot.kappa) < DRV_TOW_MAX_CURVATURE) {
+        double v_limit = trk_speed_limit_at(driver->profile, s, NULL) * driver->noise.speed_scale;
+        if (v_limit > v_plan) {
+            target_v = v_limit;
+            a_plan = DRV_FULL_THROTTLE_MPS2;
+        }
+    }
+    const double v_free = target_v; /* what the car aims for with nobody around */
     int first = drv_first_ahead(view);
     if (braking) {
         const DrvOther *o = drv_car_in_path(view, first, target_d);
@@ -532,7 +545,7 @@ void drv_drive_control(DrvDriver *driver, const DrvView *view, double target_d, 
     } else if (w_line < 1.0) {
         target_v = drv_fmin(target_v, drv_capped_plan(v_plan, v_off, w_line));
     }
-    if (target_v < v_plan)
+    if (target_v < v_free)
         a_plan = drv_fmin(a_plan, 0.0); /* following a car: the plan's slope no longer applies, only its braking */
 
     double ax = drv_control_speed(view, target_v, a_plan, here->control_grip.speed_mps2);
