@@ -462,9 +462,10 @@ void drv_drive_control(DrvDriver *driver, const DrvView *view, double target_d, 
     /* the plan's own acceleration at our speed: v dv/ds */
     double a_plan = v * (v_next - v_plan) / ahead_m;
     double target_v = v_plan;
-    /* the braking the plan does here was worked out with the corner's grip: it goes first in the friction circle;
-     * more than that, for a car ahead or a lane's cap, comes after the corner (drv_share_grip) */
-    const double brake_first = drv_fmax(-a_plan, 0.0) + DRV_BRAKE_FIRST_MPS2;
+    /* The braking the plan does here was worked out with the corner's grip: it goes first in the friction circle,
+     * and so does braking to stay behind a car ahead. More than that, for a lane's cap, comes after the corner
+     * (drv_share_grip): braking for a cap mid-corner took the grip the corner needed and slid the car wide. */
+    double brake_first = drv_fmax(-a_plan, 0.0) + DRV_BRAKE_FIRST_MPS2;
     /* The plan accelerates as the engine would alone; in another car's tow it pulls harder. Where the plan is the
      * engine's limit (below the corners' and braking's limit) on a straight, the car asks for full throttle up to
      * that limit, so a tow turns into speed instead of into a lifted throttle. */
@@ -484,8 +485,12 @@ void drv_drive_control(DrvDriver *driver, const DrvView *view, double target_d, 
     /* a car ahead in the lane we aim for: we mean to stay behind it, so we follow it now, while there is still
      * room to shed the speed (the danger of a car ahead passes the aggression only when contact is close) */
     const DrvOther *lead = drv_car_on_course(driver, view, first, target_d, line_d_m);
-    if (lead != NULL)
-        target_v = drv_fmin(target_v, drv_follow_safe_speed(view, driver, here, lead));
+    if (lead != NULL) {
+        double v_safe = drv_follow_safe_speed(view, driver, here, lead);
+        if (v_safe < target_v)
+            brake_first = INFINITY;
+        target_v = drv_fmin(target_v, v_safe);
+    }
     target_v = drv_fmin(target_v, drv_no_time_to_clear(view, first, p));
     target_v = drv_fmin(target_v, drv_single_file_speed(driver, view, first, p));
     /* off the line now, or aiming off it: the lanes' caps, in proportion */
