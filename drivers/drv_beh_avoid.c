@@ -33,6 +33,7 @@
 #define DRV_AVOID_BEHIND_GAP_M 1.5      /* a car beside our line with its nose this near our tail is a wall... */
 #define DRV_AVOID_BEHIND_CLOSING_S 0.5  /* ...and further by this many seconds of its closing speed */
 #define DRV_AVOID_SLOW_HEADWAY_S 1.2    /* a slower car ahead nearer than this in time devalues its lane... */
+#define DRV_AVOID_SLOW_LAP1_HEADWAY_S 1.5 /* ...this on the first lap, where the pack is dense */
 #define DRV_AVOID_SLOW_DANGER 0.5       /* ...up to this danger (below the walk's full danger)... */
 #define DRV_AVOID_SLOW_BAND_MPS 3.0     /* ...reached when it is this much slower than our plan there */
 #define DRV_AVOID_SLOW_TOW_SHARE 0.5    /* of the draft weight: how much shorter that headway is on a straight */
@@ -88,15 +89,19 @@ static bool drv_avoid_lane_beside(const DrvBehCtx *ctx, const DrvOther *o)
  * than a free one beside it, if there is one worth taking. Below the full value the walk still crosses it; a free
  * lane within reach wins. On a straight its wake is worth having: a driver who likes the tow pulls out later. */
 static double drv_avoid_slow_danger(const DrvPersonality *p, const DrvBehCtx *ctx, double headway_s,
-                                    const DrvOther *o)
+                                    const DrvOther *o, bool first_lap)
 {
+    /* On the first lap the field is a pack that has not sorted itself yet: a slower car's lane is devalued earlier and
+     * whether or not a lane beside it is worth taking, which keeps the pack spread over the track into the first
+     * corners (checked only for a lane worth taking, the first lap's rear-ends in the braking zones doubled). */
     if (ctx->plan == NULL || o->laps_ahead < 0)
         return 0.0; /* a lapped car moves over for us (blue flags) */
     double deficit = trk_speed_at(ctx->plan, ctx->s_m + o->ds_m, NULL) - o->speed_mps;
-    if (!(deficit > 0.0) || !drv_avoid_lane_beside(ctx, o))
+    if (!(deficit > 0.0) || (!first_lap && !drv_avoid_lane_beside(ctx, o)))
         return 0.0;
     double tow = ctx->on_straight ? DRV_AVOID_SLOW_TOW_SHARE * p->draft_weight : 0.0;
-    double near = drv_clamp01(1.0 - headway_s / (DRV_AVOID_SLOW_HEADWAY_S * (1.0 - tow)));
+    double reach_s = first_lap ? DRV_AVOID_SLOW_LAP1_HEADWAY_S : DRV_AVOID_SLOW_HEADWAY_S;
+    double near = drv_clamp01(1.0 - headway_s / (reach_s * (1.0 - tow)));
     return DRV_AVOID_SLOW_DANGER * drv_clamp01(deficit / DRV_AVOID_SLOW_BAND_MPS) * near;
 }
 
@@ -121,7 +126,7 @@ static double drv_avoid_ahead_danger(const DrvView *view, const DrvPersonality *
     double wake = ctx->on_straight ? DRV_AVOID_WAKE_SHARE * p->draft_weight : 0.0;
     double close_s = DRV_AVOID_CLOSE_HEADWAY_S * (1.0 - wake);
     double close = DRV_AVOID_CLOSE_DANGER * drv_clamp01(1.0 - headway / close_s);
-    return drv_fmax(drv_fmax(urgency, close), drv_avoid_slow_danger(p, ctx, headway, o));
+    return drv_fmax(drv_fmax(urgency, close), drv_avoid_slow_danger(p, ctx, headway, o, view->laps_done == 0));
 }
 
 /* A car just behind, beside our line rather than in our wake, has nowhere to go if we cut across in front of it:
@@ -172,7 +177,7 @@ bool drv_beh_avoid_reaches(const DrvView *view, const DrvPersonality *p, const D
     /* the range drv_beh_avoid stops at */
     double closing = view->speed_mps - o->speed_mps + margin_mps;
     double horizon_s = DRV_AVOID_HORIZON_PER_LOOKAHEAD * p->lookahead_s;
-    double slow_reach = DRV_AVOID_SLOW_HEADWAY_S * drv_fmax(view->speed_mps + margin_mps, 5.0);
+    double slow_reach = DRV_AVOID_SLOW_LAP1_HEADWAY_S * drv_fmax(view->speed_mps + margin_mps, 5.0);
     return gap <= drv_fmax(DRV_AVOID_MIN_RANGE_M + drv_fmax(closing, 0.0) * horizon_s, slow_reach) + margin_m;
 }
 
@@ -196,7 +201,7 @@ void drv_beh_avoid(const DrvView *view, const DrvPersonality *p, const DrvBehCtx
         double closing = view->speed_mps - o->speed_mps;
         /* a slower car within the slow-car headway devalues its lane even before we close on it */
         double range = drv_fmax(DRV_AVOID_MIN_RANGE_M + drv_fmax(closing, 0.0) * horizon_s,
-                                DRV_AVOID_SLOW_HEADWAY_S * drv_fmax(view->speed_mps, 5.0));
+                                DRV_AVOID_SLOW_LAP1_HEADWAY_S * drv_fmax(view->speed_mps, 5.0));
         if (gap > range)
             break; /* others are sorted by ds: every later car is further still */
         double danger = drv_avoid_ahead_danger(view, p, ctx, horizon_s, gap, o);
