@@ -77,20 +77,40 @@ static double drv_corner_braking(double g, double v, double k)
     return drv_fmax(sqrt(drv_fmax(g * g - lat * lat, 0.0)), DRV_TIME_MIN_GRIP_SHARE * g);
 }
 
+/* The lead's predicted way, stepped on demand: at each step of DRV_TIME_DT_S it brakes at b_mps2 but never below its
+ * floor (its pace on our plan); an escape that ends early never pays for the rest. */
+typedef struct DrvLeadWay {
+    const TrkSpeedProfile *plan;
+    double s_m, pace, b_mps2;
+    int n; /* steps predicted so far */
+    double x[DRV_TIME_STEPS + 1], v[DRV_TIME_STEPS + 1];
+} DrvLeadWay;
+
+static void drv_lead_way_to(DrvLeadWay *w, int k)
+{
+    for (; w->n < k; w->n++) {
+        int i = w->n;
+        double floor_v = DRV_TIME_PACE_SHARE * w->pace * trk_speed_at(w->plan, w->s_m + w->x[i], NULL);
+        w->v[i + 1] = drv_fmax(drv_fmin(w->v[i], floor_v), w->v[i] - w->b_mps2 * DRV_TIME_DT_S);
+        w->x[i + 1] = w->x[i] + 0.5 * (w->v[i] + w->v[i + 1]) * DRV_TIME_DT_S;
+    }
+}
+
 /* Whether a follower at speed v, `room` metres behind the lead, stays at least DRV_TIME_HEADWAY_S behind its
- * predicted way (x_lead, v_lead at each step of DRV_TIME_DT_S) if it reacts after DRV_TIME_REACTION_S and then
- * brakes at b, never below the lead's speed: the escape, judged in time. */
-static bool drv_escape_holds(double v, double room, double b, const double *x_lead, const double *v_lead)
+ * predicted way if it reacts after DRV_TIME_REACTION_S and then brakes at b, never below the lead's speed: the
+ * escape, judged in time. */
+static bool drv_escape_holds(double v, double room, double b, DrvLeadWay *way)
 {
     double x = 0.0, vf = v;
     for (int k = 1; k <= DRV_TIME_STEPS; k++) {
+        drv_lead_way_to(way, k);
         double t = k * DRV_TIME_DT_S;
-        double vn = t <= DRV_TIME_REACTION_S ? vf : drv_fmax(vf - b * DRV_TIME_DT_S, v_lead[k]);
+        double vn = t <= DRV_TIME_REACTION_S ? vf : drv_fmax(vf - b * DRV_TIME_DT_S, way->v[k]);
         x += 0.5 * (vf + vn) * DRV_TIME_DT_S;
         vf = vn;
-        if (x > room + x_lead[k] - DRV_TIME_HEADWAY_S * vf)
+        if (x > room + way->x[k] - DRV_TIME_HEADWAY_S * vf)
             return false;
-        if (vf <= v_lead[k] && t > DRV_TIME_REACTION_S)
+        if (vf <= way->v[k] && t > DRV_TIME_REACTION_S)
             return true; /* down to the lead's speed: from here we only fall back */
     }
     return true;
@@ -101,27 +121,21 @@ double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHe
     double g = here->grip_mps2, v = view->speed_mps, s_lead = view->s_m + o->ds_m;
     double k_ahead = trk_line_curvature(driver->track, view->s_m + 0.5 * v, NULL);
     double b = driver->p.grip_use * drv_corner_braking(g, v, drv_fmax(fabs(here->spot.line_kappa), fabs(k_ahead)));
-    double b_lead = drv_corner_braking(g, o->speed_mps, trk_line_curvature(driver->track, s_lead, NULL));
     double room = drv_fmax(drv_beh_gap_m(view, o) - DRV_FOLLOW_ROOM_M, 0.0);
-    double pace = drv_pace(driver, view, o);
+    DrvLeadWay way = {.plan = driver->profile, .s_m = s_lead, .pace = drv_pace(driver, view, o), .n = 0,
+                      .b_mps2 = drv_corner_braking(g, o->speed_mps, trk_line_curvature(driver->track, s_lead, NULL))};
+    way.x[0] = 0.0, way.v[0] = o->speed_mps;
     /* a lead in a train goes no faster than the train: the cars ahead of it in its lane */
     for (const DrvOther *c = o + 1; c < view->others + view->other_count && c->ds_m - o->ds_m < DRV_TRAIN_M; c++)
         if (fabs(c->d_m - o->d_m) < 0.5 * (c->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M)
-            pace = drv_fmin(pace, DRV_TRAIN_SHARE * drv_pace(driver, view, c));
-    double x_lead[DRV_TIME_STEPS + 1], v_lead[DRV_TIME_STEPS + 1];
-    x_lead[0] = 0.0, v_lead[0] = o->speed_mps;
-    for (int k = 1; k <= DRV_TIME_STEPS; k++) {
-        double floor_v = DRV_TIME_PACE_SHARE * pace * trk_speed_at(driver->profile, s_lead + x_lead[k - 1], NULL);
-        v_lead[k] = drv_fmax(drv_fmin(v_lead[k - 1], floor_v), v_lead[k - 1] - b_lead * DRV_TIME_DT_S);
-        x_lead[k] = x_lead[k - 1] + 0.5 * (v_lead[k - 1] + v_lead[k]) * DRV_TIME_DT_S;
-    }
+            way.pace = drv_fmin(way.pace, DRV_TRAIN_SHARE * drv_pace(driver, view, c));
     /* the fastest speed whose escape holds, by bisection (the escape holds for every speed below one that does) */
     double lo = 0.0, hi = drv_fmax(v, here->line_speed_mps) + DRV_TIME_ABOVE_MPS;
-    if (drv_escape_holds(hi, room, b, x_lead, v_lead))
+    if (drv_escape_holds(hi, room, b, &way))
         return INFINITY;
     for (int it = 0; it < DRV_TIME_BISECTIONS; it++) {
         double mid = 0.5 * (lo + hi);
-        if (drv_escape_holds(mid, room, b, x_lead, v_lead))
+        if (drv_escape_holds(mid, room, b, &way))
             lo = mid;
         else
             hi = mid;
