@@ -29,9 +29,9 @@
 #define DRV_TIME_PACE_SHARE 0.9         /* the lead is predicted no slower than this share of its pace on our plan */
 #define DRV_TIME_HEADWAY_S 0.2          /* time headway kept all through the escape, s */
 #define DRV_TIME_MIN_GRIP_SHARE 0.3     /* braking counted on in a corner: at least this share of the grip */
-#define DRV_TIME_DT_S 0.1               /* step of the predicted ways, s */
-#define DRV_TIME_STEPS 40               /* steps: the ways are predicted this far (4 s) */
-#define DRV_TIME_BISECTIONS 12          /* halvings of the speed bracket: 1/4096 of it */
+#define DRV_TIME_DT_S 0.2               /* step of the predicted ways, s */
+#define DRV_TIME_STEPS 20               /* steps: the ways are predicted this far (4 s) */
+#define DRV_TIME_BISECTIONS 9           /* halvings of the speed bracket: 1/512 of it (0.1-0.2 m/s) */
 #define DRV_TIME_ABOVE_MPS 5.0          /* the bracket's top: this much over our speed or plan */
 #define DRV_TRAIN_M 100.0               /* cars this far ahead of the lead, in its lane, set its pace too, m... */
 #define DRV_TRAIN_SHARE 0.8             /* ...at this share of theirs: a lead in a train brakes for the car ahead */
@@ -131,6 +131,10 @@ double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHe
             way.pace = drv_fmin(way.pace, DRV_TRAIN_SHARE * drv_pace(driver, view, c));
     /* the fastest speed whose escape holds, by bisection (the escape holds for every speed below one that does) */
     double lo = 0.0, hi = drv_fmax(v, here->line_speed_mps) + DRV_TIME_ABOVE_MPS;
+    /* a lead further than we need to stop dead from the bracket's top cannot limit us (the escape below never ends
+     * further on): most leads in view, and the prediction is not needed */
+    if (room >= hi * (DRV_TIME_REACTION_S + DRV_TIME_HEADWAY_S) + hi * hi / (2.0 * b))
+        return INFINITY;
     if (drv_escape_holds(hi, room, b, &way))
         return INFINITY;
     for (int it = 0; it < DRV_TIME_BISECTIONS; it++) {
