@@ -31,7 +31,9 @@
 #define DRV_TIME_MIN_GRIP_SHARE 0.3     /* braking counted on in a corner: at least this share of the grip */
 #define DRV_TIME_DT_S 0.2               /* step of the predicted ways, s */
 #define DRV_TIME_STEPS 20               /* steps: the ways are predicted this far (4 s) */
-#define DRV_TIME_BISECTIONS 9           /* halvings of the speed bracket: 1/512 of it (0.1-0.2 m/s) */
+#define DRV_TIME_ITERATIONS 8           /* at most this many steps of the root search... */
+#define DRV_TIME_TOLERANCE_MPS 0.05     /* ...which stops once the bracket is this narrow, m/s, */
+#define DRV_TIME_CLOSE_M 0.2            /* ...or at a speed whose escape holds by less than this, m */
 #define DRV_TIME_ABOVE_MPS 5.0          /* the bracket's top: this much over our speed or plan */
 #define DRV_TRAIN_M 100.0               /* cars this far ahead of the lead, in its lane, set its pace too, m... */
 #define DRV_TRAIN_SHARE 0.8             /* ...at this share of theirs: a lead in a train brakes for the car ahead */
@@ -96,24 +98,24 @@ static void drv_lead_way_to(DrvLeadWay *w, int k)
     }
 }
 
-/* Whether a follower at speed v, `room` metres behind the lead, stays at least DRV_TIME_HEADWAY_S behind its
- * predicted way if it reacts after DRV_TIME_REACTION_S and then brakes at b, never below the lead's speed: the
- * escape, judged in time. */
-static bool drv_escape_holds(double v, double room, double b, DrvLeadWay *way)
+/* The escape, judged in time: a follower at speed v, `room` metres behind the lead, reacts after DRV_TIME_REACTION_S
+ * and then brakes at b, never below the lead's speed. Returns its smallest margin, m, over the way: how far it stays
+ * behind the point DRV_TIME_HEADWAY_S behind the lead's predicted position (negative: it comes too close). The margin
+ * falls as v rises. */
+static double drv_escape_margin(double v, double room, double b, DrvLeadWay *way)
 {
-    double x = 0.0, vf = v;
+    double x = 0.0, vf = v, margin = INFINITY;
     for (int k = 1; k <= DRV_TIME_STEPS; k++) {
         drv_lead_way_to(way, k);
         double t = k * DRV_TIME_DT_S;
         double vn = t <= DRV_TIME_REACTION_S ? vf : drv_fmax(vf - b * DRV_TIME_DT_S, way->v[k]);
         x += 0.5 * (vf + vn) * DRV_TIME_DT_S;
         vf = vn;
-        if (x > room + way->x[k] - DRV_TIME_HEADWAY_S * vf)
-            return false;
+        margin = drv_fmin(margin, room + way->x[k] - DRV_TIME_HEADWAY_S * vf - x);
         if (vf <= way->v[k] && t > DRV_TIME_REACTION_S)
-            return true; /* down to the lead's speed: from here we only fall back */
+            break; /* down to the lead's speed: from here we only fall back */
     }
-    return true;
+    return margin;
 }
 
 double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o)
@@ -129,20 +131,36 @@ double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHe
     for (const DrvOther *c = o + 1; c < view->others + view->other_count && c->ds_m - o->ds_m < DRV_TRAIN_M; c++)
         if (fabs(c->d_m - o->d_m) < 0.5 * (c->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M)
             way.pace = drv_fmin(way.pace, DRV_TRAIN_SHARE * drv_pace(driver, view, c));
-    /* the fastest speed whose escape holds, by bisection (the escape holds for every speed below one that does) */
+    /* the fastest speed whose escape holds: the margin's root, by regula falsi (Illinois), kept on the safe side */
     double lo = 0.0, hi = drv_fmax(v, here->line_speed_mps) + DRV_TIME_ABOVE_MPS;
     /* a lead further than we need to stop dead from the bracket's top cannot limit us (the escape below never ends
      * further on): most leads in view, and the prediction is not needed */
     if (room >= hi * (DRV_TIME_REACTION_S + DRV_TIME_HEADWAY_S) + hi * hi / (2.0 * b))
         return INFINITY;
-    if (drv_escape_holds(hi, room, b, &way))
+    double m_hi = drv_escape_margin(hi, room, b, &way);
+    if (m_hi >= 0.0)
         return INFINITY;
-    for (int it = 0; it < DRV_TIME_BISECTIONS; it++) {
-        double mid = 0.5 * (lo + hi);
-        if (drv_escape_holds(mid, room, b, &way))
-            lo = mid;
-        else
-            hi = mid;
+    double m_lo = drv_escape_margin(lo, room, b, &way);
+    if (m_lo < 0.0)
+        return 0.0;
+    int side = 0;
+    for (int it = 0; it < DRV_TIME_ITERATIONS && hi - lo > DRV_TIME_TOLERANCE_MPS; it++) {
+        double mid = (lo * m_hi - hi * m_lo) / (m_hi - m_lo);
+        mid = drv_fmin(drv_fmax(mid, lo + 0.01 * (hi - lo)), hi - 0.01 * (hi - lo));
+        double m = drv_escape_margin(mid, room, b, &way);
+        if (m >= 0.0) {
+            lo = mid, m_lo = m;
+            if (m < DRV_TIME_CLOSE_M)
+                break; /* a speed whose escape only just holds: the limit */
+            if (side == 1)
+                m_hi *= 0.5;
+            side = 1;
+        } else {
+            hi = mid, m_hi = m;
+            if (side == -1)
+                m_lo *= 0.5;
+            side = -1;
+        }
     }
     return lo;
 }
