@@ -32,6 +32,7 @@ typedef struct DrvView {
     const TrkTrack *track;
     long tick;
     double dt_s;            /* the sim's fixed tick */
+    int laps_done;          /* race laps this car has completed (0 on the first lap) */
     /* own state */
     double s_m;             /* wrapped arc length */
     double d_m;             /* lateral offset, left positive */

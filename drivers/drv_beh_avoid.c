@@ -13,6 +13,7 @@
  * this, the skirts of the two sides of a narrow gap leave a shallow dip in the middle that the resolver takes for a
  * lane, and the car squeezes through with centimetres to spare. */
 #include "drv_beh.h"
+#include "drv_lanes.h"
 #include "drv_math.h"
 
 #include <math.h>
@@ -31,10 +32,13 @@
 #define DRV_AVOID_EDGE_FAR_M 20.0       /* "beyond the edge" for a band: further than any track is wide */
 #define DRV_AVOID_BEHIND_GAP_M 1.5      /* a car beside our line with its nose this near our tail is a wall... */
 #define DRV_AVOID_BEHIND_CLOSING_S 0.5  /* ...and further by this many seconds of its closing speed */
-#define DRV_AVOID_SLOW_HEADWAY_S 1.5    /* a slower car ahead nearer than this in time devalues its lane... */
+#define DRV_AVOID_SLOW_HEADWAY_S 1.2    /* a slower car ahead nearer than this in time devalues its lane... */
+#define DRV_AVOID_SLOW_LAP1_HEADWAY_S 1.5 /* ...this on the first lap, where the pack is dense */
 #define DRV_AVOID_SLOW_DANGER 0.5       /* ...up to this danger (below the walk's full danger)... */
 #define DRV_AVOID_SLOW_BAND_MPS 3.0     /* ...reached when it is this much slower than our plan there */
 #define DRV_AVOID_SLOW_TOW_SHARE 0.5    /* of the draft weight: how much shorter that headway is on a straight */
+#define DRV_AVOID_SLOW_LANE_SHARE 0.98  /* ...but only where a lane beside it allows this share of our plan here */
+#define DRV_AVOID_SLOW_LANE_SPARE_M 0.5 /* room, beyond the margin, between it and that lane, m */
 
 /* A car ahead that wrote danger, for the narrow-gap pass. */
 typedef struct DrvAvoidCar {
@@ -64,17 +68,40 @@ static double drv_avoid_closing(const DrvView *view, const DrvBehCtx *ctx, const
     return v - o->speed_mps;
 }
 
-/* A car close ahead that is slower than our plan where it is: following it costs time, so its lane is worth less
- * than a free one beside it. Below the full value the walk still crosses it; a free lane within reach wins. On a
- * straight its wake is worth having: a driver who likes the tow pulls out later. */
-static double drv_avoid_slow_danger(const DrvPersonality *p, const DrvBehCtx *ctx, double headway_s,
-                                    const DrvOther *o)
+/* Whether a lane beside the car ahead, either side of it and on the track, lets us hold DRV_AVOID_SLOW_LANE_SHARE
+ * of our plan here (its cap, drv_lanes.h): where none does (a corner whose inside and outside lanes are both slow),
+ * leaving the slower car's wake gains nothing and costs the lane's cap. */
+static bool drv_avoid_lane_beside(const DrvBehCtx *ctx, const DrvOther *o)
 {
+    if (ctx->lanes == NULL)
+        return true;
+    double side = ctx->half_width_m + 0.5 * o->width_m + DRV_BEH_SIDE_MARGIN_M + DRV_AVOID_SLOW_LANE_SPARE_M;
+    double want = DRV_AVOID_SLOW_LANE_SHARE * ctx->line_speed_mps;
+    for (int k = -1; k <= 1; k += 2) {
+        double d = o->d_m + k * side;
+        if (d <= ctx->d_left_ahead_m && d >= ctx->d_right_ahead_m && drv_lanes_speed(ctx->lanes, ctx->s_m, d) >= want)
+            return true;
+    }
+    return false;
+}
+
+/* A car close ahead that is slower than our plan where it is: following it costs time, so its lane is worth less
+ * than a free one beside it, if there is one worth taking. Below the full value the walk still crosses it; a free
+ * lane within reach wins. On a straight its wake is worth having: a driver who likes the tow pulls out later. */
+static double drv_avoid_slow_danger(const DrvPersonality *p, const DrvBehCtx *ctx, double headway_s,
+                                    const DrvOther *o, bool first_lap)
+{
+    /* On the first lap the field is a pack that has not sorted itself yet: a slower car's lane is devalued earlier and
+     * whether or not a lane beside it is worth taking, which keeps the pack spread over the track into the first
+     * corners (checked only for a lane worth taking, the first lap's rear-ends in the braking zones doubled). */
     if (ctx->plan == NULL || o->laps_ahead < 0)
         return 0.0; /* a lapped car moves over for us (blue flags) */
     double deficit = trk_speed_at(ctx->plan, ctx->s_m + o->ds_m, NULL) - o->speed_mps;
+    if (!(deficit > 0.0) || (!first_lap && !drv_avoid_lane_beside(ctx, o)))
+        return 0.0;
     double tow = ctx->on_straight ? DRV_AVOID_SLOW_TOW_SHARE * p->draft_weight : 0.0;
-    double near = drv_clamp01(1.0 - headway_s / (DRV_AVOID_SLOW_HEADWAY_S * (1.0 - tow)));
+    double reach_s = first_lap ? DRV_AVOID_SLOW_LAP1_HEADWAY_S : DRV_AVOID_SLOW_HEADWAY_S;
+    double near = drv_clamp01(1.0 - headway_s / (reach_s * (1.0 - tow)));
     return DRV_AVOID_SLOW_DANGER * drv_clamp01(deficit / DRV_AVOID_SLOW_BAND_MPS) * near;
 }
 
@@ -99,7 +126,7 @@ static double drv_avoid_ahead_danger(const DrvView *view, const DrvPersonality *
     double wake = ctx->on_straight ? DRV_AVOID_WAKE_SHARE * p->draft_weight : 0.0;
     double close_s = DRV_AVOID_CLOSE_HEADWAY_S * (1.0 - wake);
     double close = DRV_AVOID_CLOSE_DANGER * drv_clamp01(1.0 - headway / close_s);
-    return drv_fmax(drv_fmax(urgency, close), drv_avoid_slow_danger(p, ctx, headway, o));
+    return drv_fmax(drv_fmax(urgency, close), drv_avoid_slow_danger(p, ctx, headway, o, view->laps_done == 0));
 }
 
 /* A car just behind, beside our line rather than in our wake, has nowhere to go if we cut across in front of it:
@@ -150,7 +177,7 @@ bool drv_beh_avoid_reaches(const DrvView *view, const DrvPersonality *p, const D
     /* the range drv_beh_avoid stops at */
     double closing = view->speed_mps - o->speed_mps + margin_mps;
     double horizon_s = DRV_AVOID_HORIZON_PER_LOOKAHEAD * p->lookahead_s;
-    double slow_reach = DRV_AVOID_SLOW_HEADWAY_S * drv_fmax(view->speed_mps + margin_mps, 5.0);
+    double slow_reach = DRV_AVOID_SLOW_LAP1_HEADWAY_S * drv_fmax(view->speed_mps + margin_mps, 5.0);
     return gap <= drv_fmax(DRV_AVOID_MIN_RANGE_M + drv_fmax(closing, 0.0) * horizon_s, slow_reach) + margin_m;
 }
 
@@ -174,7 +201,7 @@ void drv_beh_avoid(const DrvView *view, const DrvPersonality *p, const DrvBehCtx
         double closing = view->speed_mps - o->speed_mps;
         /* a slower car within the slow-car headway devalues its lane even before we close on it */
         double range = drv_fmax(DRV_AVOID_MIN_RANGE_M + drv_fmax(closing, 0.0) * horizon_s,
-                                DRV_AVOID_SLOW_HEADWAY_S * drv_fmax(view->speed_mps, 5.0));
+                                DRV_AVOID_SLOW_LAP1_HEADWAY_S * drv_fmax(view->speed_mps, 5.0));
         if (gap > range)
             break; /* others are sorted by ds: every later car is further still */
         double danger = drv_avoid_ahead_danger(view, p, ctx, horizon_s, gap, o);

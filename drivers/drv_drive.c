@@ -14,6 +14,7 @@
 
 #define DRV_LINE_TRACK_TOL_M 0.5         /* this close to the line counts as on it (tracking error, slot size) */
 #define DRV_DODGE_SHARE 0.3              /* of the grip, always left for lateral moves even under braking */
+#define DRV_BRAKE_FIRST_MPS2 3.0         /* braking beyond the plan's own that still comes before the corner */
 #define DRV_GRIP_MARGIN 0.97             /* of the grip, what the driver's combined demand may use */
 #define DRV_EDGE_KEEP_M 0.3              /* a lateral drift is stopped this far inside the edge (car centre) */
 #define DRV_EDGE_STOP_SHARE 0.5          /* of the grip, counted on to stop a drift toward an edge */
@@ -23,13 +24,6 @@
 #define DRV_FOLLOW_MIN_GAP_M 2.0
 #define DRV_FOLLOW_GAIN 0.8              /* 1/s: speed asked per metre of gap error */
 #define DRV_FOLLOW_BRAKE_MPS2 8.0        /* assumed braking for the stopping-distance limit */
-#define DRV_SAFE_REACTION_S 0.4          /* safe following: our reaction time to the lead's braking, s */
-#define DRV_SAFE_WAKE_REACTION_S 0.15    /* the same behind a lead with no braking foreseen, s */
-#define DRV_SAFE_BRAKING_MPS 0.5         /* a drop of its predicted speed by this much is braking foreseen */
-#define DRV_SAFE_PACE_SHARE 0.99         /* the lead's predicted speed: this share of its pace on our plan */
-#define DRV_SAFE_SAMPLES 8               /* points of the lead's predicted way checked */
-#define DRV_SAFE_EXTRA_M 20.0            /* read this far beyond its braking distance, m */
-#define DRV_SAFE_MAX_REACH_M 200.0
 #define DRV_CLEAR_LAT_MPS2 4.0          /* assumed lateral acceleration when judging whether a move clears a car */
 #define DRV_COURSE_MEET_MAX_S 3.0        /* the line is followed this far in time to where we would catch a car */
 #define DRV_COURSE_SAMPLES 4             /* points of the line looked at on the way */
@@ -49,6 +43,8 @@
 #define DRV_REJOIN_MIN_M 30.0          /* ...or this far ahead in metres, whichever is further */
 #define DRV_REJOIN_SAMPLES 8           /* points of the way back checked */
 #define DRV_REJOIN_DRIFT_M2PS 0.5      /* offset times lateral speed away from the line: a drift */
+#define DRV_TOW_MAX_CURVATURE 0.002    /* 1/m: where the car may beat its plan's acceleration (a radius of 500 m) */
+#define DRV_FULL_THROTTLE_MPS2 20.0    /* more than any engine gives: the sim clips it to the engine's power */
 
 static double drv_follow_speed(const DrvView *view, const DrvPersonality *p, const DrvOther *o)
 {
@@ -93,39 +89,6 @@ static const DrvOther *drv_car_in_lane(const DrvView *view, int first, double lo
 static const DrvOther *drv_car_in_path(const DrvView *view, int first, double target_d_m)
 {
     return drv_car_in_lane(view, first, drv_fmin(view->d_m, target_d_m), drv_fmax(view->d_m, target_d_m));
-}
-
-/* The fastest we may be now behind a car ahead whose lane we aim for: safe following in the manner of Gipps. The
- * lead is predicted along its own pace: at each point ahead of it, no slower than its share of our plan there (its
- * speed now over our plan where it is) and no slower than its braking at the limit from now allows. We must be
- * able to pass every such point no faster than it will, braking as our plan brakes, after a reaction time. Judged
- * against the lead's speed of now with half our braking, followers either ran into leads braking harder than their
- * own plan or, held a second back, never came close enough to race. m/s. */
-static double drv_close_speed(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o)
-{
-    double b = driver->p.grip_use * here->grip_mps2;
-    double b_lead = here->grip_mps2;
-    double room = drv_fmax(drv_beh_gap_m(view, o) - DRV_FOLLOW_MIN_GAP_M, 0.0);
-    double v_lead = o->speed_mps, s_lead = view->s_m + o->ds_m;
-    double plan_at_lead = trk_speed_at(driver->profile, s_lead, NULL);
-    double pace = plan_at_lead > 1.0 ? drv_fmin(v_lead / plan_at_lead, 1.0) : 1.0;
-    double reach = drv_fmin(v_lead * v_lead / (2.0 * b_lead) + DRV_SAFE_EXTRA_M, DRV_SAFE_MAX_REACH_M);
-    double x_k[DRV_SAFE_SAMPLES], v_k[DRV_SAFE_SAMPLES];
-    bool braking_ahead = false;
-    for (int k = 0; k < DRV_SAFE_SAMPLES; k++) {
-        x_k[k] = reach * k / (DRV_SAFE_SAMPLES - 1.0);
-        double v_brake2 = v_lead * v_lead - 2.0 * b_lead * x_k[k];
-        double v_pace = DRV_SAFE_PACE_SHARE * pace * trk_speed_at(driver->profile, s_lead + x_k[k], NULL);
-        v_k[k] = drv_fmin(drv_fmax(v_pace, v_brake2 > 0.0 ? sqrt(v_brake2) : 0.0), v_lead);
-        braking_ahead |= v_k[k] < v_lead - DRV_SAFE_BRAKING_MPS;
-    }
-    /* a lead with a corner ahead will brake soon and is given the full reaction time; one with no reason to brake
-     * (a straight, no corner within its braking distance) is followed closely, in its wake */
-    double react = view->speed_mps * (braking_ahead ? DRV_SAFE_REACTION_S : DRV_SAFE_WAKE_REACTION_S);
-    double v_max = INFINITY;
-    for (int k = 0; k < DRV_SAFE_SAMPLES; k++)
-        v_max = drv_fmin(v_max, sqrt(v_k[k] * v_k[k] + 2.0 * b * drv_fmax(room + x_k[k] - react, 0.0)));
-    return v_max;
 }
 
 /* Weight of "following the racing line" for a chosen offset: 1 on the line, 0 a band's width away. */
@@ -206,7 +169,7 @@ static double drv_no_time_to_clear(const DrvView *view, int first, const DrvPers
     double overlap = half - fabs(view->d_m - o->d_m);
     double t_clear = sqrt(2.0 * drv_fmax(overlap, 0.0) / DRV_CLEAR_LAT_MPS2);
     double t_contact = closing > 0.05 ? gap / closing : INFINITY;
-    /* close following is the safe-following limit's business (drv_close_speed), not a fixed share of a gap */
+    /* close following is the safe-following limit's business (drv_follow.c), not a fixed share of a gap */
     if (t_contact > t_clear + 0.3)
         return INFINITY;
     return drv_follow_speed(view, p, o);
@@ -433,7 +396,7 @@ static double drv_edge_speed(double room_m, double g)
  * longitudinal request always gets what the lateral leaves, so the total stays inside the circle and the car does
  * what its plan assumed. In: the speed control's ax and the steering's lateral request (d''); both are rewritten. */
 static void drv_share_grip(const DrvDriver *driver, const DrvView *view, const DrvHere *here, const DrvSteerRef *ref,
-                           double *ax, double *lat)
+                           double brake_first_mps2, double *ax, double *lat)
 {
     double v = view->speed_mps, d = view->d_m, lat_v = view->lat_speed_mps, k_here = here->spot.kappa;
     /* a driver whose plan uses more than the margin (a late braker) may use what its plan uses */
@@ -441,8 +404,10 @@ static void drv_share_grip(const DrvDriver *driver, const DrvView *view, const D
     double corner = v * v * k_here / drv_fmax(1.0 - k_here * d, 0.2); /* the path's own need at this offset */
     double ay = corner + *lat;                                    /* what the tyres are asked for sideways */
     double cap = g;
-    if (*ax < 0.0)
-        cap = sqrt(drv_fmax(g * g - *ax * *ax, DRV_DODGE_SHARE * DRV_DODGE_SHARE * g * g));
+    if (*ax < 0.0) {
+        double b = drv_fmin(-*ax, brake_first_mps2);
+        cap = sqrt(drv_fmax(g * g - b * b, DRV_DODGE_SHARE * DRV_DODGE_SHARE * g * g));
+    }
     ay = drv_fmax(-cap, drv_fmin(cap, ay));
     /* staying on the track comes before braking */
     double wl = here->spot.left_m, wr = here->spot.right_m;
@@ -497,6 +462,21 @@ void drv_drive_control(DrvDriver *driver, const DrvView *view, double target_d, 
     /* the plan's own acceleration at our speed: v dv/ds */
     double a_plan = v * (v_next - v_plan) / ahead_m;
     double target_v = v_plan;
+    /* The braking the plan does here was worked out with the corner's grip: it goes first in the friction circle,
+     * and so does braking to stay behind a car ahead. More than that, for a lane's cap, comes after the corner
+     * (drv_share_grip): braking for a cap mid-corner took the grip the corner needed and slid the car wide. */
+    double brake_first = drv_fmax(-a_plan, 0.0) + DRV_BRAKE_FIRST_MPS2;
+    /* The plan accelerates as the engine would alone; in another car's tow it pulls harder. Where the plan is the
+     * engine's limit (below the corners' and braking's limit) on a straight, the car asks for full throttle up to
+     * that limit, so a tow turns into speed instead of into a lifted throttle. */
+    if (fabs(here->spot.kappa) < DRV_TOW_MAX_CURVATURE) {
+        double v_limit = trk_speed_limit_at(driver->profile, s, NULL) * driver->noise.speed_scale;
+        if (v_limit > v_plan) {
+            target_v = v_limit;
+            a_plan = DRV_FULL_THROTTLE_MPS2;
+        }
+    }
+    const double v_free = target_v; /* what the car aims for with nobody around */
     int first = drv_first_ahead(view);
     if (braking) {
         const DrvOther *o = drv_car_in_path(view, first, target_d);
@@ -505,8 +485,12 @@ void drv_drive_control(DrvDriver *driver, const DrvView *view, double target_d, 
     /* a car ahead in the lane we aim for: we mean to stay behind it, so we follow it now, while there is still
      * room to shed the speed (the danger of a car ahead passes the aggression only when contact is close) */
     const DrvOther *lead = drv_car_on_course(driver, view, first, target_d, line_d_m);
-    if (lead != NULL)
-        target_v = drv_fmin(target_v, drv_close_speed(view, driver, here, lead));
+    if (lead != NULL) {
+        double v_safe = drv_follow_safe_speed(view, driver, here, lead);
+        if (v_safe < target_v)
+            brake_first = INFINITY;
+        target_v = drv_fmin(target_v, v_safe);
+    }
     target_v = drv_fmin(target_v, drv_no_time_to_clear(view, first, p));
     target_v = drv_fmin(target_v, drv_single_file_speed(driver, view, first, p));
     /* off the line now, or aiming off it: the lanes' caps, in proportion */
@@ -532,13 +516,13 @@ void drv_drive_control(DrvDriver *driver, const DrvView *view, double target_d, 
     } else if (w_line < 1.0) {
         target_v = drv_fmin(target_v, drv_capped_plan(v_plan, v_off, w_line));
     }
-    if (target_v < v_plan)
+    if (target_v < v_free)
         a_plan = drv_fmin(a_plan, 0.0); /* following a car: the plan's slope no longer applies, only its braking */
 
     double ax = drv_control_speed(view, target_v, a_plan, here->control_grip.speed_mps2);
     DrvSteerRef ref;
     double lat = drv_drive_steer(driver, view, target_d, line_d_m, here, &ref);
-    drv_share_grip(driver, view, here, &ref, &ax, &lat);
+    drv_share_grip(driver, view, here, &ref, brake_first, &ax, &lat);
     out->long_accel_mps2 = ax;
     out->lat_accel_mps2 = lat;
     out->target_d_m = target_d;

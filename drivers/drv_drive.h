@@ -53,6 +53,12 @@ double drv_held_reach(const DrvView *view, double v_plan, double v_off_mps, doub
 void drv_held_read(const DrvDriver *driver, const DrvView *view, double reach_m, int k0, DrvHeldLine *held);
 double drv_line_outside(const DrvHeldLine *held, double lo_d, double hi_d);
 
+/* Safe following (drv_follow.c): the fastest we may be now behind the car ahead o, whose lane we aim for, m/s
+ * (INFINITY: no limit). The same-points rule on the first lap (view->laps_done == 0), the rule in time after it. */
+double drv_follow_safe_speed(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o);
+double drv_follow_points(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o);
+double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o);
+
 /* Speed plan, following, and steering toward target_d (both models use it, so comparisons are fair). line_d_m is
  * the racing line at the line's lookahead point, `here` this tick's drv_drive_here. Fills every field of out. */
 void drv_drive_control(DrvDriver *driver, const DrvView *view, double target_d, double line_d_m,

@@ -348,6 +348,7 @@ void sim_build_views(SimWorld *w)
         v->track = w->track;
         v->tick = w->tick;
         v->dt_s = w->dt_s;
+        v->laps_done = c->laps;
         v->s_m = c->s_m;
         v->d_m = c->d_m;
         v->speed_mps = c->speed_mps;

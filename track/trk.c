@@ -54,6 +54,7 @@ extern inline TrkSpot trk_spot_mix(const TrkTrack *track, int i, double f);
 extern inline TrkSpot trk_fast_spot_at(const TrkTrack *track, double s_m, int *hint);
 extern inline TrkGeometry trk_fast_geometry_at(const TrkTrack *track, double s_m, int *hint);
 extern inline void trk_fast_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n);
+extern inline double trk_fast_profile_value(const TrkSpeedProfile *profile, const double *v, double s_m, int *hint);
 extern inline double trk_fast_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint);
 extern inline bool trk_profile_on_grid(const TrkTrack *track, const TrkSpeedProfile *profile);
 extern inline TrkSpot trk_fast_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m,
@@ -85,6 +86,11 @@ void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n)
 double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint)
 {
     return trk_fast_speed_at(profile, s_m, hint);
+}
+
+double trk_speed_limit_at(const TrkSpeedProfile *profile, double s_m, int *hint)
+{
+    return trk_fast_profile_value(profile, profile->limit_mps, s_m, hint);
 }
 
 TrkSpot trk_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m, int *hint,

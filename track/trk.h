@@ -283,6 +283,10 @@ TrkSpeedProfile *trk_speed_profile_create(const TrkTrack *track, const TrkCarPar
                                           double grip_scale);
 void trk_speed_profile_free(TrkSpeedProfile *profile);
 double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint); /* m/s, interpolated */
+/* The fastest the car may be at s and still take every corner ahead, braking in time: the profile without the
+ * engine's limit (a car in another's tow accelerates faster than its profile assumes), m/s, interpolated. Equal to
+ * trk_speed_at where the profile brakes or corners. */
+double trk_speed_limit_at(const TrkSpeedProfile *profile, double s_m, int *hint);
 /* trk_spot_at and trk_speed_at (into *speed_mps) at one arc length, and trk_line_d and trk_speed_at at n arc lengths,
  * from one sample look-up each for a profile built on `track` (a driver reads the track and its speed plan at its
  * own position every tick, and the line and the plan together along its braking distance); each value is

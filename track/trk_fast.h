@@ -46,6 +46,7 @@ struct TrkSpeedProfile {
     double length_m;
     double lap_time_s;
     double *v_mps; /* n + 1: v_mps[n] repeats v_mps[0], so an interpolation never wraps an index */
+    double *limit_mps; /* n + 1, the same way: the corners' and braking's limit alone (trk_speed_limit_at) */
     double *kappa; /* curvature of the path at each sample, 1/m (as used by the profile) */
     double *path_ds_m; /* path length from each sample to the next, m */
 };
@@ -136,7 +137,8 @@ inline void trk_fast_line_d_n(const TrkTrack *track, const double *s_m, double *
     }
 }
 
-inline double trk_fast_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint)
+/* A profile's array (v_mps or limit_mps) interpolated at s_m. */
+inline double trk_fast_profile_value(const TrkSpeedProfile *profile, const double *v, double s_m, int *hint)
 {
     double L = profile->length_m;
     /* s already in [0, L): floor(s / L) is 0, so the formula gives s (+ 0.0 for -0.0); skips a division */
@@ -148,7 +150,12 @@ inline double trk_fast_speed_at(const TrkSpeedProfile *profile, double s_m, int 
     f = f < 0.0 ? 0.0 : (f > 1.0 ? 1.0 : f);
     if (hint)
         *hint = i;
-    return trk_lerp(profile->v_mps[i], profile->v_mps[i + 1], f);
+    return trk_lerp(v[i], v[i + 1], f);
+}
+
+inline double trk_fast_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint)
+{
+    return trk_fast_profile_value(profile, profile->v_mps, s_m, hint);
 }
 
 /* Whether a speed profile samples this track's own grid (it was built on it), so that an arc length on the lap

@@ -75,9 +75,10 @@ static double trk_long_grip(const TrkCarParams *car, double grip_scale, double v
     return a;
 }
 
-/* slope: NULL, or the path's slope across the centre line at each sample (trk_long_grip). */
+/* slope: NULL, or the path's slope across the centre line at each sample (trk_long_grip). limit gets the
+ * backward pass alone (trk_speed_limit_at). */
 static void trk_profile_passes(const TrkCarParams *car, double grip_scale, const double *kappa, const double *slope,
-                               const double *ds, double *v, int n)
+                               const double *ds, double *v, double *limit, int n)
 {
     int start = 0;
     for (int i = 0; i < n; i++) {
@@ -96,6 +97,8 @@ static void trk_profile_passes(const TrkCarParams *car, double grip_scale, const
             v[i] = vi;
         j = i;
     }
+    for (int i = 0; i < n; i++)
+        limit[i] = v[i];
     /* Forward: the speed at i + 1 is at most what the engine and the remaining grip give over ds[i]; i runs from
      * start round the loop. */
     for (int k = 0, i = start; k < n; k++) {
@@ -111,7 +114,7 @@ static void trk_profile_passes(const TrkCarParams *car, double grip_scale, const
         i = j;
     }
     if (n > 0) /* always (a track has at least 16 samples); says so to the compiler */
-        v[n] = v[0]; /* the copy that spares trk_speed_at a wrap (v has n + 1 entries) */
+        v[n] = v[0], limit[n] = limit[0]; /* the copies that spare trk_speed_at a wrap (n + 1 entries each) */
 }
 
 /* Path curvature averaged over about +-2 m: survey noise in a centreline must not read as a string of tiny
@@ -141,7 +144,7 @@ TrkSpeedProfile *trk_speed_profile_create(const TrkTrack *track, const TrkCarPar
     int n = track->n;
     TrkSpeedProfile *p = calloc(1, sizeof *p);
     if (p)
-        p->v_mps = malloc(sizeof(double) * (3 * (size_t)n + 1));
+        p->v_mps = malloc(sizeof(double) * (4 * (size_t)n + 2));
     if (!p || !p->v_mps) {
         free(p);
         return NULL;
@@ -152,6 +155,7 @@ TrkSpeedProfile *trk_speed_profile_create(const TrkTrack *track, const TrkCarPar
         grip_scale = 1.0;
     p->kappa = p->v_mps + n + 1; /* v_mps[n] repeats v_mps[0] (trk_profile_passes), so trk_speed_at never wraps an index */
     p->path_ds_m = p->kappa + n;
+    p->limit_mps = p->path_ds_m + n;
     trk_profile_curvature(track, path, p->kappa);
     for (int i = 0; i < n; i++)
         p->path_ds_m[i] = path != TRK_PATH_CENTRE ? track->samples[i].line_ds_m : track->ds_m;
@@ -172,7 +176,7 @@ TrkSpeedProfile *trk_speed_profile_create(const TrkTrack *track, const TrkCarPar
             slope[i] = (b->line_d_m - a->line_d_m) / (2.0 * track->ds_m * (scale > 0.2 ? scale : 0.2));
         }
     }
-    trk_profile_passes(car, grip_scale, p->kappa, slope, p->path_ds_m, p->v_mps, n);
+    trk_profile_passes(car, grip_scale, p->kappa, slope, p->path_ds_m, p->v_mps, p->limit_mps, n);
     free(slope);
     double t = 0.0;
     for (int i = 0; i < n; i++) {

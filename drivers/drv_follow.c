@@ -1,0 +1,171 @@
+/* drv_follow.c: safe following, in the manner of Gipps: the fastest a car may be now behind a car ahead whose lane
+ * it aims for, so that it can still stay behind it whatever that car does within reason.
+ *
+ * Two rules, one per phase of a race:
+ * - On the first lap (drv_follow_points) the follower must pass every point of the lead's predicted way no faster than
+ *   the lead will, braking as its plan brakes after a reaction time. The pack is dense and every car brakes for the
+ *   cars ahead of it; this rule keeps the start clean, but a follower can never gain on a slower car through a braking
+ *   zone or a corner: its speed is the lead's, shifted by the gap.
+ * - From the second lap (drv_follow_time) the follower must be able to stay a headway behind where the lead will be
+ *   at each moment: it may carry more speed into a braking zone than the lead as long as it can still brake in time,
+ *   which is how a faster car closes up on a slower one and gets alongside.
+ * Both predict the lead braking at the limit from now, but never below a share of its pace on our plan (its speed now
+ * over our plan where it is): it brakes for the corners we brake for, not to a stop. */
+#include "drv_drive.h"
+#include "drv_beh.h"
+#include "drv_math.h"
+
+#include <math.h>
+
+#define DRV_FOLLOW_ROOM_M 2.0           /* bumper gap the follower keeps at the end of its escape, m */
+#define DRV_POINTS_REACTION_S 0.4       /* same points: our reaction time to the lead's braking, s */
+#define DRV_POINTS_WAKE_REACTION_S 0.15 /* the same behind a lead with no braking foreseen, s */
+#define DRV_POINTS_BRAKING_MPS 0.5      /* a drop of its predicted speed by this much is braking foreseen */
+#define DRV_POINTS_PACE_SHARE 0.99      /* the lead's predicted speed: this share of its pace on our plan */
+#define DRV_POINTS_SAMPLES 8            /* points of the lead's predicted way checked */
+#define DRV_POINTS_EXTRA_M 20.0         /* read this far beyond its braking distance, m */
+#define DRV_POINTS_MAX_REACH_M 200.0
+#define DRV_TIME_REACTION_S 0.4         /* in time: our reaction time to the lead's braking, s */
+#define DRV_TIME_PACE_SHARE 0.9         /* the lead is predicted no slower than this share of its pace on our plan */
+#define DRV_TIME_HEADWAY_S 0.2          /* time headway kept all through the escape, s */
+#define DRV_TIME_MIN_GRIP_SHARE 0.3     /* braking counted on in a corner: at least this share of the grip */
+#define DRV_TIME_DT_S 0.2               /* step of the predicted ways, s */
+#define DRV_TIME_STEPS 20               /* steps: the ways are predicted this far (4 s) */
+#define DRV_TIME_ITERATIONS 8           /* at most this many steps of the root search... */
+#define DRV_TIME_TOLERANCE_MPS 0.05     /* ...which stops once the bracket is this narrow, m/s, */
+#define DRV_TIME_CLOSE_M 0.2            /* ...or at a speed whose escape holds by less than this, m */
+#define DRV_TIME_ABOVE_MPS 5.0          /* the bracket's top: this much over our speed or plan */
+#define DRV_TRAIN_M 100.0               /* cars this far ahead of the lead, in its lane, set its pace too, m... */
+#define DRV_TRAIN_SHARE 0.8             /* ...at this share of theirs: a lead in a train brakes for the car ahead */
+
+/* A car's pace: its speed over our plan where it is, at most 1. */
+static double drv_pace(const DrvDriver *driver, const DrvView *view, const DrvOther *o)
+{
+    double plan = trk_speed_at(driver->profile, view->s_m + o->ds_m, NULL);
+    return plan > 1.0 ? drv_fmin(o->speed_mps / plan, 1.0) : 1.0;
+}
+
+double drv_follow_points(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o)
+{
+    double b = driver->p.grip_use * here->grip_mps2;
+    double b_lead = here->grip_mps2;
+    double room = drv_fmax(drv_beh_gap_m(view, o) - DRV_FOLLOW_ROOM_M, 0.0);
+    double v_lead = o->speed_mps, s_lead = view->s_m + o->ds_m;
+    double pace = drv_pace(driver, view, o);
+    double reach = drv_fmin(v_lead * v_lead / (2.0 * b_lead) + DRV_POINTS_EXTRA_M, DRV_POINTS_MAX_REACH_M);
+    double x_k[DRV_POINTS_SAMPLES], v_k[DRV_POINTS_SAMPLES];
+    bool braking_ahead = false;
+    for (int k = 0; k < DRV_POINTS_SAMPLES; k++) {
+        x_k[k] = reach * k / (DRV_POINTS_SAMPLES - 1.0);
+        double v_brake2 = v_lead * v_lead - 2.0 * b_lead * x_k[k];
+        double v_pace = DRV_POINTS_PACE_SHARE * pace * trk_speed_at(driver->profile, s_lead + x_k[k], NULL);
+        v_k[k] = drv_fmin(drv_fmax(v_pace, v_brake2 > 0.0 ? sqrt(v_brake2) : 0.0), v_lead);
+        braking_ahead |= v_k[k] < v_lead - DRV_POINTS_BRAKING_MPS;
+    }
+    /* a lead with a corner ahead will brake soon and is given the full reaction time; one with no reason to brake
+     * (a straight, no corner within its braking distance) is followed closely, in its wake */
+    double react = view->speed_mps * (braking_ahead ? DRV_POINTS_REACTION_S : DRV_POINTS_WAKE_REACTION_S);
+    double v_max = INFINITY;
+    for (int k = 0; k < DRV_POINTS_SAMPLES; k++)
+        v_max = drv_fmin(v_max, sqrt(v_k[k] * v_k[k] + 2.0 * b * drv_fmax(room + x_k[k] - react, 0.0)));
+    return v_max;
+}
+
+/* Braking left at speed v on curvature k once the corner is held (friction circle), never counted below
+ * DRV_TIME_MIN_GRIP_SHARE of the grip g, m/s^2. */
+static double drv_corner_braking(double g, double v, double k)
+{
+    double lat = v * v * fabs(k);
+    return drv_fmax(sqrt(drv_fmax(g * g - lat * lat, 0.0)), DRV_TIME_MIN_GRIP_SHARE * g);
+}
+
+/* The lead's predicted way, stepped on demand: at each step of DRV_TIME_DT_S it brakes at b_mps2 but never below its
+ * floor (its pace on our plan); an escape that ends early never pays for the rest. */
+typedef struct DrvLeadWay {
+    const TrkSpeedProfile *plan;
+    double s_m, pace, b_mps2;
+    int n; /* steps predicted so far */
+    double x[DRV_TIME_STEPS + 1], v[DRV_TIME_STEPS + 1];
+} DrvLeadWay;
+
+static void drv_lead_way_to(DrvLeadWay *w, int k)
+{
+    for (; w->n < k; w->n++) {
+        int i = w->n;
+        double floor_v = DRV_TIME_PACE_SHARE * w->pace * trk_speed_at(w->plan, w->s_m + w->x[i], NULL);
+        w->v[i + 1] = drv_fmax(drv_fmin(w->v[i], floor_v), w->v[i] - w->b_mps2 * DRV_TIME_DT_S);
+        w->x[i + 1] = w->x[i] + 0.5 * (w->v[i] + w->v[i + 1]) * DRV_TIME_DT_S;
+    }
+}
+
+/* The escape, judged in time: a follower at speed v, `room` metres behind the lead, reacts after DRV_TIME_REACTION_S
+ * and then brakes at b, never below the lead's speed. Returns its smallest margin, m, over the way: how far it stays
+ * behind the point DRV_TIME_HEADWAY_S behind the lead's predicted position (negative: it comes too close). The margin
+ * falls as v rises. */
+static double drv_escape_margin(double v, double room, double b, DrvLeadWay *way)
+{
+    double x = 0.0, vf = v, margin = INFINITY;
+    for (int k = 1; k <= DRV_TIME_STEPS; k++) {
+        drv_lead_way_to(way, k);
+        double t = k * DRV_TIME_DT_S;
+        double vn = t <= DRV_TIME_REACTION_S ? vf : drv_fmax(vf - b * DRV_TIME_DT_S, way->v[k]);
+        x += 0.5 * (vf + vn) * DRV_TIME_DT_S;
+        vf = vn;
+        margin = drv_fmin(margin, room + way->x[k] - DRV_TIME_HEADWAY_S * vf - x);
+        if (vf <= way->v[k] && t > DRV_TIME_REACTION_S)
+            break; /* down to the lead's speed: from here we only fall back */
+    }
+    return margin;
+}
+
+double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o)
+{
+    double g = here->grip_mps2, v = view->speed_mps, s_lead = view->s_m + o->ds_m;
+    double k_ahead = trk_line_curvature(driver->track, view->s_m + 0.5 * v, NULL);
+    double b = driver->p.grip_use * drv_corner_braking(g, v, drv_fmax(fabs(here->spot.line_kappa), fabs(k_ahead)));
+    double room = drv_fmax(drv_beh_gap_m(view, o) - DRV_FOLLOW_ROOM_M, 0.0);
+    DrvLeadWay way = {.plan = driver->profile, .s_m = s_lead, .pace = drv_pace(driver, view, o), .n = 0,
+                      .b_mps2 = drv_corner_braking(g, o->speed_mps, trk_line_curvature(driver->track, s_lead, NULL))};
+    way.x[0] = 0.0, way.v[0] = o->speed_mps;
+    /* a lead in a train goes no faster than the train: the cars ahead of it in its lane */
+    for (const DrvOther *c = o + 1; c < view->others + view->other_count && c->ds_m - o->ds_m < DRV_TRAIN_M; c++)
+        if (fabs(c->d_m - o->d_m) < 0.5 * (c->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M)
+            way.pace = drv_fmin(way.pace, DRV_TRAIN_SHARE * drv_pace(driver, view, c));
+    /* the fastest speed whose escape holds: the margin's root, by regula falsi (Illinois), kept on the safe side */
+    double lo = 0.0, hi = drv_fmax(v, here->line_speed_mps) + DRV_TIME_ABOVE_MPS;
+    /* a lead further than we need to stop dead from the bracket's top cannot limit us (the escape below never ends
+     * further on): most leads in view, and the prediction is not needed */
+    if (room >= hi * (DRV_TIME_REACTION_S + DRV_TIME_HEADWAY_S) + hi * hi / (2.0 * b))
+        return INFINITY;
+    double m_hi = drv_escape_margin(hi, room, b, &way);
+    if (m_hi >= 0.0)
+        return INFINITY;
+    double m_lo = drv_escape_margin(lo, room, b, &way);
+    if (m_lo < 0.0)
+        return 0.0;
+    int side = 0;
+    for (int it = 0; it < DRV_TIME_ITERATIONS && hi - lo > DRV_TIME_TOLERANCE_MPS; it++) {
+        double mid = (lo * m_hi - hi * m_lo) / (m_hi - m_lo);
+        mid = drv_fmin(drv_fmax(mid, lo + 0.01 * (hi - lo)), hi - 0.01 * (hi - lo));
+        double m = drv_escape_margin(mid, room, b, &way);
+        if (m >= 0.0) {
+            lo = mid, m_lo = m;
+            if (m < DRV_TIME_CLOSE_M)
+                break; /* a speed whose escape only just holds: the limit */
+            if (side == 1)
+                m_hi *= 0.5;
+            side = 1;
+        } else {
+            hi = mid, m_hi = m;
+            if (side == -1)
+                m_lo *= 0.5;
+            side = -1;
+        }
+    }
+    return lo;
+}
+
+double drv_follow_safe_speed(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o)
+{
+    return view->laps_done == 0 ? drv_follow_points(view, driver, here, o) : drv_follow_time(view, driver, here, o);
+}

@@ -1,0 +1,123 @@
+/* test_drv_follow.c: safe following (drivers/drv_follow.c). Behind a slower car into a braking zone the rule in time
+ * lets the follower carry more speed than the rule at the same points (the reason it exists), yet both stop it behind
+ * a car standing still; a lead in a train is followed further back; the first lap uses the same-points rule. */
+#include "../drivers/drv.h"
+#include "../drivers/drv_drive.h"
+#include "tst.h"
+
+#include <math.h>
+
+/* Into the braking zone at the end of gp's longest straight: the plan falls from 71 to 54 m/s over s = 5030..5100. */
+#define S_FOLLOWER 4990.0
+#define V_FOLLOWER 70.0
+
+typedef struct Case {
+    TrkTrack *track;
+    DrvDriver *driver;
+    DrvView view;
+    DrvOther others[2];
+    DrvHere here;
+} Case;
+
+static bool case_open(Case *c)
+{
+    char err[TRK_ERR_LEN];
+    c->track = trk_load("data/tracks/gp.ini", NULL, err, sizeof err);
+    if (!c->track)
+        return false;
+    DrvPersonality p = drv_default_personality();
+    p.reaction_noise = 0.0;
+    c->driver = drv_create(&p, c->track, NULL, 1);
+    return c->driver != NULL;
+}
+
+static void case_close(Case *c)
+{
+    drv_destroy(c->driver);
+    trk_free(c->track);
+}
+
+/* The follower at S_FOLLOWER, V_FOLLOWER on the line; a lead gap_m ahead (centre to centre) at lead_mps on the line;
+ * with train, a second car 20 m further on at train_mps. */
+static const DrvOther *case_set(Case *c, double gap_m, double lead_mps, bool train, double train_mps, int laps_done)
+{
+    double d = trk_line_d(c->track, S_FOLLOWER, NULL);
+    c->others[0] = (DrvOther){.id = 1, .ds_m = gap_m, .d_m = d, .speed_mps = lead_mps, .length_m = 4.6, .width_m = 2.0};
+    c->others[1] = (DrvOther){.id = 2, .ds_m = gap_m + 20.0, .d_m = d, .speed_mps = train_mps, .length_m = 4.6,
+                              .width_m = 2.0};
+    c->view = (DrvView){.track = c->track, .tick = 100, .dt_s = 0.01, .laps_done = laps_done, .s_m = S_FOLLOWER,
+                        .d_m = d, .speed_mps = V_FOLLOWER, .length_m = 4.6, .width_m = 2.0,
+                        .others = c->others, .other_count = train ? 2 : 1};
+    drv_drive_here(c->driver, &c->view, S_FOLLOWER + 20.0, &c->here);
+    return &c->others[0];
+}
+
+static int test_time_rule_closes_up(void)
+{
+    Case c;
+    TST_CHECK(case_open(&c));
+    /* a lead 40 m ahead, 5 m/s slower than us, both about to brake for the same corner: in time we may hold our
+     * speed (it will brake too, and we can still brake behind it); at the same points we must lift now */
+    const DrvOther *o = case_set(&c, 40.0, 65.0, false, 0.0, 1);
+    double v_time = drv_follow_time(&c.view, c.driver, &c.here, o);
+    double v_points = drv_follow_points(&c.view, c.driver, &c.here, o);
+    TST_CHECK(v_time > V_FOLLOWER);
+    TST_CHECK(v_points < V_FOLLOWER - 2.0);
+    /* and in time the limit grows with the gap */
+    o = case_set(&c, 30.0, 65.0, false, 0.0, 1);
+    TST_CHECK(drv_follow_time(&c.view, c.driver, &c.here, o) < v_time);
+    case_close(&c);
+    return 0;
+}
+
+static int test_both_stop_behind_a_stopped_car(void)
+{
+    Case c;
+    TST_CHECK(case_open(&c));
+    /* a car standing 40 m ahead: from the limit, braking at the full grip after no reaction at all must stop us
+     * within the gap (bumper to bumper, 35.4 m) */
+    const DrvOther *o = case_set(&c, 40.0, 0.0, false, 0.0, 1);
+    double g = c.here.grip_mps2;
+    double v_stop = sqrt(2.0 * g * (40.0 - 4.6));
+    double v_time = drv_follow_time(&c.view, c.driver, &c.here, o);
+    double v_points = drv_follow_points(&c.view, c.driver, &c.here, o);
+    TST_CHECK(v_time < v_stop);
+    TST_CHECK(v_points < v_stop);
+    TST_CHECK(v_time > 5.0); /* and neither tells us to stop dead 40 m back */
+    case_close(&c);
+    return 0;
+}
+
+static int test_train_is_followed_further_back(void)
+{
+    Case c;
+    TST_CHECK(case_open(&c));
+    const DrvOther *o = case_set(&c, 25.0, 65.0, false, 0.0, 1);
+    double alone = drv_follow_time(&c.view, c.driver, &c.here, o);
+    o = case_set(&c, 25.0, 65.0, true, 40.0, 1); /* the lead has a much slower car 20 m ahead of it in its lane */
+    double train = drv_follow_time(&c.view, c.driver, &c.here, o);
+    TST_CHECK(train < alone - 1.0);
+    case_close(&c);
+    return 0;
+}
+
+static int test_first_lap_follows_at_the_same_points(void)
+{
+    Case c;
+    TST_CHECK(case_open(&c));
+    const DrvOther *o = case_set(&c, 25.0, 65.0, false, 0.0, 0);
+    TST_CHECK(drv_follow_safe_speed(&c.view, c.driver, &c.here, o) == drv_follow_points(&c.view, c.driver, &c.here, o));
+    o = case_set(&c, 25.0, 65.0, false, 0.0, 2);
+    TST_CHECK(drv_follow_safe_speed(&c.view, c.driver, &c.here, o) == drv_follow_time(&c.view, c.driver, &c.here, o));
+    case_close(&c);
+    return 0;
+}
+
+int main(void)
+{
+    TST_RUN(test_time_rule_closes_up);
+    TST_RUN(test_both_stop_behind_a_stopped_car);
+    TST_RUN(test_train_is_followed_further_back);
+    TST_RUN(test_first_lap_follows_at_the_same_points);
+    return tst_report();
+}
