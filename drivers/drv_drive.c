@@ -391,8 +391,9 @@ static double drv_edge_speed(double room_m, double g)
  * otherwise). Through an S-bend the racing line itself crosses the track at 10-20 m/s relative to the centre line,
  * and turns back before the edge as the centre line's curvature changes sign: measured against the centre line,
  * that was a drift, and the rule steered the car off the line into the grip it needed a moment later; (2) braking,
- * when the car brakes at all (it is too fast for what is ahead): the lateral move gets what is left, but never less
- * than a dodge share; (3) otherwise the lateral demand (path plus move) first, and the throttle gets what is left. The
+ * up to brake_first_mps2 (the plan's own braking and a margin, or any braking to stay behind a car ahead): the
+ * lateral move gets what is left, but never less than a dodge share; braking beyond that (for a lane's cap) comes
+ * after the corner; (3) otherwise the lateral demand (path plus move) first, and the throttle gets what is left. The
  * longitudinal request always gets what the lateral leaves, so the total stays inside the circle and the car does
  * what its plan assumed. In: the speed control's ax and the steering's lateral request (d''); both are rewritten. */
 static void drv_share_grip(const DrvDriver *driver, const DrvView *view, const DrvHere *here, const DrvSteerRef *ref,
