@@ -159,6 +159,17 @@ static void sim_race_key_points(SimRaceParse *p, const char *value)
     memcpy(r->points, values, (size_t)count * sizeof values[0]);
 }
 
+/* A [race] key that is true or false, given once. */
+static void sim_race_key_bool(SimRaceParse *p, bool *seen, const char *name, const char *value, bool *out)
+{
+    if (sim_race_dup(p, seen, name))
+        return;
+    if (strcmp(value, "true") == 0 || strcmp(value, "false") == 0)
+        *out = strcmp(value, "true") == 0;
+    else
+        trk_ini_fail(&p->ini, p->ini.line, "[race] %s: expected true or false, got '%s'", name, value);
+}
+
 static void sim_race_key_race(SimRaceParse *p, const char *name, const char *value)
 {
     SimRace *r = p->race;
@@ -186,19 +197,9 @@ static void sim_race_key_race(SimRaceParse *p, const char *name, const char *val
         if (!sim_race_dup(p, &p->have_points, name))
             sim_race_key_points(p, value);
     } else if (strcmp(name, "strict_track") == 0) {
-        if (!sim_race_dup(p, &p->have_strict, name)) {
-            if (strcmp(value, "true") == 0 || strcmp(value, "false") == 0)
-                r->strict_track = strcmp(value, "true") == 0;
-            else
-                trk_ini_fail(&p->ini, line, "[race] strict_track: expected true or false, got '%s'", value);
-        }
+        sim_race_key_bool(p, &p->have_strict, name, value, &r->strict_track);
     } else if (strcmp(name, "shuffle_grid") == 0) {
-        if (!sim_race_dup(p, &p->have_shuffle, name)) {
-            if (strcmp(value, "true") == 0 || strcmp(value, "false") == 0)
-                r->shuffle_grid = strcmp(value, "true") == 0;
-            else
-                trk_ini_fail(&p->ini, line, "[race] shuffle_grid: expected true or false, got '%s'", value);
-        }
+        sim_race_key_bool(p, &p->have_shuffle, name, value, &r->shuffle_grid);
     } else if (strcmp(name, "car") == 0) {
         if (!sim_race_dup(p, &p->have_car_file, name)) {
             p->car_line = line;
