@@ -20,6 +20,7 @@ typedef enum LabExpectKey {
     LAB_KEY_OFFTRACK_S_MEAN_MAX,
     LAB_KEY_OVERTAKES_AFTER_LAP1_MIN,
     LAB_KEY_COLLISIONS_AFTER_LAP1_MAX,
+    LAB_KEY_OVERTAKES_AFTER_LAP1_MEAN_MIN, /* across seeds */
     LAB_KEY_COUNT
 } LabExpectKey;
 
@@ -28,7 +29,8 @@ _Static_assert(LAB_KEY_COUNT <= LAB_EXPECT_SCALAR_KEYS, "LabExpect.key_line need
 static const char *const lab_expect_key_names[LAB_KEY_COUNT] = {
     "seeds",          "collisions_max", "overtakes_min",       "overtakes_max",
     "offtrack_s_max", "finish_all",     "collisions_mean_max", "offtrack_s_mean_max",
-    "overtakes_after_lap1_min",         "collisions_after_lap1_max"};
+    "overtakes_after_lap1_min",         "collisions_after_lap1_max",
+    "overtakes_after_lap1_mean_min"};
 
 /*----------------------------------------------------------------------------------------------------------------
  * Parsing
@@ -93,17 +95,20 @@ static int lab_expect_bool(const char *value, bool *out)
 /* A key whose value is a real number 0..1000000 (offtrack_s_max and the means); returns 0 ok, 1 bad value. */
 static int lab_expect_real(LabExpect *ex, LabExpectKey key, const char *value, char *msg, size_t msg_len)
 {
-    double *dst = key == LAB_KEY_OFFTRACK_S_MAX        ? &ex->offtrack_s_max
-                  : key == LAB_KEY_COLLISIONS_MEAN_MAX ? &ex->collisions_mean_max
-                                                       : &ex->offtrack_s_mean_max;
-    bool *have = key == LAB_KEY_OFFTRACK_S_MAX        ? &ex->have_offtrack_s_max
-                 : key == LAB_KEY_COLLISIONS_MEAN_MAX ? &ex->have_collisions_mean_max
-                                                      : &ex->have_offtrack_s_mean_max;
+    double *dst = key == LAB_KEY_OFFTRACK_S_MAX                  ? &ex->offtrack_s_max
+                  : key == LAB_KEY_COLLISIONS_MEAN_MAX           ? &ex->collisions_mean_max
+                  : key == LAB_KEY_OVERTAKES_AFTER_LAP1_MEAN_MIN ? &ex->overtakes_after_lap1_mean_min
+                                                                 : &ex->offtrack_s_mean_max;
+    bool *have = key == LAB_KEY_OFFTRACK_S_MAX                  ? &ex->have_offtrack_s_max
+                 : key == LAB_KEY_COLLISIONS_MEAN_MAX           ? &ex->have_collisions_mean_max
+                 : key == LAB_KEY_OVERTAKES_AFTER_LAP1_MEAN_MIN ? &ex->have_overtakes_after_lap1_mean_min
+                                                                : &ex->have_offtrack_s_mean_max;
     *have = true;
     if (sim_parse_double(value, dst) == 0 && *dst >= 0.0 && *dst <= 1e6)
         return 0;
+    bool seconds = key == LAB_KEY_OFFTRACK_S_MAX || key == LAB_KEY_OFFTRACK_S_MEAN_MAX;
     snprintf(msg, msg_len, "[expect] %s: expected a number%s 0..1000000, got '%s'", lab_expect_key_names[key],
-             key == LAB_KEY_COLLISIONS_MEAN_MAX ? "" : " of seconds", value);
+             seconds ? " of seconds" : "", value);
     return 1;
 }
 
@@ -142,6 +147,7 @@ static int lab_expect_scalar(LabExpect *ex, LabExpectKey key, const char *value,
     case LAB_KEY_OFFTRACK_S_MAX:
     case LAB_KEY_COLLISIONS_MEAN_MAX:
     case LAB_KEY_OFFTRACK_S_MEAN_MAX:
+    case LAB_KEY_OVERTAKES_AFTER_LAP1_MEAN_MIN:
         return lab_expect_real(ex, key, value, msg, msg_len);
     case LAB_KEY_FINISH_ALL:
         ex->have_finish_all = true;
@@ -258,9 +264,9 @@ int lab_expect_parse_kv(LabExpect *ex, const char *name, const char *value, int 
         return lab_expect_ref(ex, LAB_EXPECT_DRAFTED, name, value, line, msg, msg_len);
     snprintf(msg, msg_len,
              "[expect] unknown key '%s' (expected seeds, collisions_max, collisions_mean_max, overtakes_min, "
-             "overtakes_max, overtakes_after_lap1_min, collisions_after_lap1_max, offtrack_s_max, "
-             "offtrack_s_mean_max, finish_all, position, ahead_of, no_contact_between, clearance_min or "
-             "drafted_s_min)",
+             "overtakes_max, overtakes_after_lap1_min, overtakes_after_lap1_mean_min, collisions_after_lap1_max, "
+             "offtrack_s_max, offtrack_s_mean_max, finish_all, position, ahead_of, no_contact_between, "
+             "clearance_min or drafted_s_min)",
              name);
     return 1;
 }
@@ -649,14 +655,16 @@ void lab_expect_eval(const LabExpect *ex, const LabExpectFacts *facts, LabExpect
     }
     out->collisions = facts->collisions;
     out->offtrack_s = facts->offtrack_s;
+    out->overtakes_after_lap1 = facts->overtakes_after_lap1;
 }
 
-/* Decimals for a mean and its limit: 2, or more when a mean just over its limit would print the same as it. */
-static int lab_expect_decimals(double measured, double limit)
+/* Decimals for a mean and its limit: 2, or more when a mean just past its limit (over a maximum, under a minimum)
+ * would print the same as it. */
+static int lab_expect_decimals(LabExpectOp op, double measured, double limit)
 {
     char m[64], l[64];
     int d = 2;
-    for (; d < 6 && measured > limit; d++) {
+    for (; d < 6 && (op == LAB_EXPECT_LE ? measured > limit : measured < limit); d++) {
         snprintf(m, sizeof m, "%.*f", d, measured);
         snprintf(l, sizeof l, "%.*f", d, limit);
         if (strcmp(m, l) != 0)
@@ -665,33 +673,37 @@ static int lab_expect_decimals(double measured, double limit)
     return d;
 }
 
-/* One check across seeds: "0.80 over 20 seeds" against "<= 1.00" (unit " s" or ""). */
-static void lab_expect_mean(LabExpectReport *r, const char *name, int line, double mean, double limit, int runs,
-                            const char *unit)
+/* One check across seeds: "0.80 over 20 seeds" against "<= 1.00" or ">= 0.30" (unit " s" or ""). */
+static void lab_expect_mean(LabExpectReport *r, const char *name, int line, LabExpectOp op, double mean,
+                            double limit, int runs, const char *unit)
 {
-    LabExpectCheck *c = lab_expect_add(r, name, line, LAB_EXPECT_LE, mean, limit);
-    int d = lab_expect_decimals(mean, limit);
+    LabExpectCheck *c = lab_expect_add(r, name, line, op, mean, limit);
+    int d = lab_expect_decimals(op, mean, limit);
     snprintf(c->measured_text, sizeof c->measured_text, "%.*f%s over %d seed%s", d, mean, unit, runs,
              runs == 1 ? "" : "s");
-    snprintf(c->limit_text, sizeof c->limit_text, "<= %.*f%s", d, limit, unit);
+    snprintf(c->limit_text, sizeof c->limit_text, "%s %.*f%s", op == LAB_EXPECT_LE ? "<=" : ">=", d, limit, unit);
 }
 
 void lab_expect_eval_across(const LabExpect *ex, const LabExpectReport *runs, int run_count, LabExpectReport *out)
 {
     memset(out, 0, sizeof *out);
-    double collisions = 0.0, offtrack_s = 0.0;
+    double collisions = 0.0, offtrack_s = 0.0, overtakes_after_lap1 = 0.0;
     for (int k = 0; k < run_count; k++) { /* in run order: the sum does not depend on which run finished first */
         collisions += runs[k].collisions;
         offtrack_s += runs[k].offtrack_s;
+        overtakes_after_lap1 += runs[k].overtakes_after_lap1;
     }
     double n = run_count > 0 ? run_count : 1.0; /* no runs: means of 0 */
     const int *kl = ex->key_line;
     if (ex->have_collisions_mean_max)
-        lab_expect_mean(out, "collisions_mean_max", kl[LAB_KEY_COLLISIONS_MEAN_MAX], collisions / n,
+        lab_expect_mean(out, "collisions_mean_max", kl[LAB_KEY_COLLISIONS_MEAN_MAX], LAB_EXPECT_LE, collisions / n,
                         ex->collisions_mean_max, run_count, "");
     if (ex->have_offtrack_s_mean_max)
-        lab_expect_mean(out, "offtrack_s_mean_max", kl[LAB_KEY_OFFTRACK_S_MEAN_MAX], offtrack_s / n,
+        lab_expect_mean(out, "offtrack_s_mean_max", kl[LAB_KEY_OFFTRACK_S_MEAN_MAX], LAB_EXPECT_LE, offtrack_s / n,
                         ex->offtrack_s_mean_max, run_count, " s");
+    if (ex->have_overtakes_after_lap1_mean_min)
+        lab_expect_mean(out, "overtakes_after_lap1_mean_min", kl[LAB_KEY_OVERTAKES_AFTER_LAP1_MEAN_MIN],
+                        LAB_EXPECT_GE, overtakes_after_lap1 / n, ex->overtakes_after_lap1_mean_min, run_count, "");
     out->pass = true;
     for (int i = 0; i < out->count; i++)
         out->pass = out->pass && out->checks[i].pass;

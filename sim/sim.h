@@ -261,6 +261,7 @@ typedef struct SimRace {
     int points_count;               /* points[i]: points for finishing position i + 1 */
     int points[SIM_MAX_POINTS];
     bool strict_track;              /* [race] strict_track: refuse a track whose edges fold (TrkDef.strict) */
+    bool shuffle_grid;              /* [race] shuffle_grid: sim_default_session_def permutes the grid by seed */
     /* the track's load warnings (trk_warning: "path:line: warning: ..." lines, each ending in a newline), "" if none,
      * for the caller to print once; cut at a line's end when longer */
     char track_warning[SIM_TRACK_WARN_LEN];

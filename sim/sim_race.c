@@ -2,6 +2,7 @@
  *
  *   [race]   track = PATH (required), laps = 0..1000 (default 5; 0 needs duration_s), seed = N (default 1),
  *            tick_hz = 10..1000 (default 100), car = PATH (optional car file), duration_s = S (optional),
+ *            shuffle_grid = true|false (default false; true: the grid permuted with the seed, as run --shuffle-grid),
  *            points = P1, P2, ... (championship points by position: 1-40 integers 0..10000, non-increasing;
  *            default 25, 18, 15, 12, 10, 8, 6, 4, 2, 1)
  *   [car]    inline car spec (same keys as a car file; not together with `car =`)
@@ -37,7 +38,7 @@ typedef struct SimRaceParse {
     TrkIni ini;
     SimRace *race;
     bool have_track, have_laps, have_seed, have_tick, have_car_file, have_duration, have_car_inline, have_points;
-    bool have_strict;
+    bool have_strict, have_shuffle;
     int car_line;
     int place_count;
     SimRacePlace places[SIM_MAX_CARS];
@@ -158,6 +159,17 @@ static void sim_race_key_points(SimRaceParse *p, const char *value)
     memcpy(r->points, values, (size_t)count * sizeof values[0]);
 }
 
+/* A [race] key that is true or false, given once. */
+static void sim_race_key_bool(SimRaceParse *p, bool *seen, const char *name, const char *value, bool *out)
+{
+    if (sim_race_dup(p, seen, name))
+        return;
+    if (strcmp(value, "true") == 0 || strcmp(value, "false") == 0)
+        *out = strcmp(value, "true") == 0;
+    else
+        trk_ini_fail(&p->ini, p->ini.line, "[race] %s: expected true or false, got '%s'", name, value);
+}
+
 static void sim_race_key_race(SimRaceParse *p, const char *name, const char *value)
 {
     SimRace *r = p->race;
@@ -185,12 +197,9 @@ static void sim_race_key_race(SimRaceParse *p, const char *name, const char *val
         if (!sim_race_dup(p, &p->have_points, name))
             sim_race_key_points(p, value);
     } else if (strcmp(name, "strict_track") == 0) {
-        if (!sim_race_dup(p, &p->have_strict, name)) {
-            if (strcmp(value, "true") == 0 || strcmp(value, "false") == 0)
-                r->strict_track = strcmp(value, "true") == 0;
-            else
-                trk_ini_fail(&p->ini, line, "[race] strict_track: expected true or false, got '%s'", value);
-        }
+        sim_race_key_bool(p, &p->have_strict, name, value, &r->strict_track);
+    } else if (strcmp(name, "shuffle_grid") == 0) {
+        sim_race_key_bool(p, &p->have_shuffle, name, value, &r->shuffle_grid);
     } else if (strcmp(name, "car") == 0) {
         if (!sim_race_dup(p, &p->have_car_file, name)) {
             p->car_line = line;

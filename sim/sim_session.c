@@ -31,7 +31,7 @@ SimSessionDef sim_default_session_def(const SimRace *race)
     SimSessionDef def;
     memset(&def, 0, sizeof def);
     def.seed = race ? race->seed : 1;
-    def.shuffle_grid = false;
+    def.shuffle_grid = race ? race->shuffle_grid : false;
     def.laps = 0;
     def.seat_override = NULL;
     def.seat_mask = NULL;

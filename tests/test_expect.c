@@ -80,8 +80,9 @@ static int test_expect_errors(void)
     TST_CHECK(expect_error("collision_max = 0",
                            PATH ":9: [expect] unknown key 'collision_max' (expected seeds, collisions_max, "
                                 "collisions_mean_max, overtakes_min, overtakes_max, overtakes_after_lap1_min, "
-                                "collisions_after_lap1_max, offtrack_s_max, offtrack_s_mean_max, finish_all, "
-                                "position, ahead_of, no_contact_between, clearance_min or drafted_s_min)") == 0);
+                                "overtakes_after_lap1_mean_min, collisions_after_lap1_max, offtrack_s_max, "
+                                "offtrack_s_mean_max, finish_all, position, ahead_of, no_contact_between, "
+                                "clearance_min or drafted_s_min)") == 0);
     TST_CHECK(expect_error("collisions_max = few",
                            PATH ":9: [expect] collisions_max: expected an integer 0..1000000, got 'few'") == 0);
     TST_CHECK(expect_error("overtakes_min = -1",
@@ -125,15 +126,31 @@ static int test_mean_keys(void)
 {
     const char *head = "[race]\ntrack = oval.ini\n[start]\ncar = driver.ini, 100, 0, 30\n[expect]\n";
     char text[512];
-    snprintf(text, sizeof text, "%scollisions_mean_max = 0.8\nofftrack_s_mean_max = 2.5\n", head);
+    snprintf(text, sizeof text,
+             "%scollisions_mean_max = 0.8\nofftrack_s_mean_max = 2.5\novertakes_after_lap1_mean_min = 0.3\n", head);
     TST_CHECK(parse(text) == 0);
     TST_CHECK(expect.have_collisions_mean_max && expect.have_offtrack_s_mean_max);
+    TST_CHECK(expect.have_overtakes_after_lap1_mean_min);
     TST_NEAR(expect.collisions_mean_max, 0.8, 0.0);
     TST_NEAR(expect.offtrack_s_mean_max, 2.5, 0.0);
+    TST_NEAR(expect.overtakes_after_lap1_mean_min, 0.3, 0.0);
     snprintf(text, sizeof text, "%scollisions_mean_max = 0\n", head); /* alone, it is an expectation */
     TST_CHECK(parse(text) == 0);
     TST_CHECK(expect.present && expect.have_collisions_mean_max && !expect.have_offtrack_s_mean_max);
+    TST_CHECK(!expect.have_overtakes_after_lap1_mean_min);
     TST_NEAR(expect.collisions_mean_max, 0.0, 0.0);
+    snprintf(text, sizeof text, "%sovertakes_after_lap1_mean_min = 2\n", head);
+    TST_CHECK(parse(text) == 0);
+    TST_CHECK(expect.present && expect.have_overtakes_after_lap1_mean_min && !expect.have_collisions_mean_max);
+    TST_NEAR(expect.overtakes_after_lap1_mean_min, 2.0, 0.0);
+    TST_CHECK(expect_error("overtakes_after_lap1_mean_min = -0.1",
+                           PATH ":9: [expect] overtakes_after_lap1_mean_min: expected a number 0..1000000, got "
+                                "'-0.1'") == 0);
+    TST_CHECK(expect_error("overtakes_after_lap1_mean_min = many",
+                           PATH ":9: [expect] overtakes_after_lap1_mean_min: expected a number 0..1000000, got "
+                                "'many'") == 0);
+    TST_CHECK(expect_error("overtakes_after_lap1_mean_min = 1\novertakes_after_lap1_mean_min = 1",
+                           PATH ":10: [expect] overtakes_after_lap1_mean_min given twice (first on line 9)") == 0);
     TST_CHECK(expect_error("collisions_mean_max = x",
                            PATH ":9: [expect] collisions_mean_max: expected a number 0..1000000, got 'x'") == 0);
     TST_CHECK(expect_error("collisions_mean_max = -0.5",
@@ -328,20 +345,23 @@ static int test_eval_across(void)
 {
     static LabExpectReport runs[3], across;
     TST_CHECK(parse("[race]\ntrack = oval.ini\n[start]\ncar = driver.ini, 100, 0, 30\ncar = driver.ini, 50, 0, 30\n"
-                    "[expect]\ncollisions_max = 3\ncollisions_mean_max = 1.5\nofftrack_s_mean_max = 0.4\n") == 0);
-    int collisions[3] = {0, 3, 1};
+                    "[expect]\ncollisions_max = 3\ncollisions_mean_max = 1.5\nofftrack_s_mean_max = 0.4\n"
+                    "overtakes_after_lap1_mean_min = 1\n") == 0);
+    int collisions[3] = {0, 3, 1}, after_lap1[3] = {2, 0, 2};
     double offtrack_s[3] = {0.5, 0.0, 1.0};
     for (int k = 0; k < 3; k++) {
         make_facts();
         facts.collisions = collisions[k];
         facts.offtrack_s = offtrack_s[k];
+        facts.overtakes_after_lap1 = after_lap1[k];
         lab_expect_eval(&expect, &facts, &runs[k]);
         TST_CHECK(runs[k].count == 1 && runs[k].pass); /* collisions_max only */
         TST_CHECK(runs[k].collisions == collisions[k]);
+        TST_CHECK(runs[k].overtakes_after_lap1 == after_lap1[k]);
         TST_NEAR(runs[k].offtrack_s, offtrack_s[k], 0.0);
     }
     lab_expect_eval_across(&expect, runs, 3, &across);
-    TST_CHECK(across.count == 2 && !across.pass);
+    TST_CHECK(across.count == 3 && !across.pass);
     const LabExpectCheck *c = &across.checks[0];
     TST_STR_EQ(c->name, "collisions_mean_max");
     TST_CHECK(c->pass && c->line == 8 && c->op == LAB_EXPECT_LE);
@@ -354,6 +374,22 @@ static int test_eval_across(void)
     TST_NEAR(c->measured, 0.5, 1e-15);
     TST_STR_EQ(c->measured_text, "0.50 s over 3 seeds");
     TST_STR_EQ(c->limit_text, "<= 0.40 s");
+    c = &across.checks[2];
+    TST_STR_EQ(c->name, "overtakes_after_lap1_mean_min");
+    TST_CHECK(c->pass && c->line == 10 && c->op == LAB_EXPECT_GE);
+    TST_NEAR(c->measured, 4.0 / 3.0, 1e-15);
+    TST_STR_EQ(c->measured_text, "1.33 over 3 seeds");
+    TST_STR_EQ(c->limit_text, ">= 1.00");
+    /* a minimum fails under it, and a mean just under prints with the decimals that tell them apart */
+    expect.overtakes_after_lap1_mean_min = 1.334;
+    lab_expect_eval_across(&expect, runs, 3, &across);
+    TST_CHECK(!across.checks[2].pass);
+    TST_STR_EQ(across.checks[2].measured_text, "1.333 over 3 seeds");
+    TST_STR_EQ(across.checks[2].limit_text, ">= 1.334");
+    lab_expect_eval_across(&expect, &runs[1], 1, &across); /* the seed without one */
+    TST_CHECK(!across.checks[2].pass);
+    TST_STR_EQ(across.checks[2].measured_text, "0.00 over 1 seed");
+    expect.overtakes_after_lap1_mean_min = 1.0;
     /* one run; a mean just over its limit prints with the decimals that tell them apart */
     lab_expect_eval_across(&expect, &runs[2], 1, &across);
     TST_CHECK(across.checks[0].pass);

@@ -32,6 +32,7 @@ static const BadCase bad_cases[] = {
     {T_HEAD "laps = 2.5\n" T_GRID, T_PATH ":3: [race] laps: expected an integer 0..1000, got '2.5'"},
     {T_HEAD "laps = 0\n" T_GRID, T_PATH ":0: [race] laps = 0 needs a duration_s"},
     {T_HEAD "laps = 2\nlaps = 3\n" T_GRID, T_PATH ":4: [race] laps given twice"},
+    {T_HEAD "shuffle_grid = yes\n" T_GRID, T_PATH ":3: [race] shuffle_grid: expected true or false, got 'yes'"},
     {T_HEAD "seed = -1\n" T_GRID,
      T_PATH ":3: [race] seed: expected an integer 0..18446744073709551615, got '-1'"},
     {T_HEAD "tick_hz = 5\n" T_GRID, T_PATH ":3: [race] tick_hz: expected a number 10..1000, got '5'"},
@@ -183,6 +184,10 @@ static int test_good_race_file(void)
     TST_CHECK(!t_race->entries[0].placed);
     TST_NEAR(t_race->car.length_m, 4.6, 1e-12); /* the default car */
     TST_CHECK(t_race->points_count == 10 && t_race->points[0] == 25 && t_race->points[9] == 1); /* default table */
+    TST_CHECK(!t_race->shuffle_grid && !sim_default_session_def(t_race).shuffle_grid);
+    /* a shuffled grid: the default session permutes it with the seed */
+    TST_CHECK(parse(T_HEAD "shuffle_grid = true\n" T_GRID, err, sizeof err) == 0 && t_race->shuffle_grid);
+    TST_CHECK(sim_default_session_def(t_race).shuffle_grid);
     /* a byte-order mark before the first header (an editor's UTF-8 signature) */
     TST_CHECK(parse("\xEF\xBB\xBF" T_HEAD T_GRID, err, sizeof err) == 0 && t_race->entry_count == 1);
     rc = parse(T_HEAD "points = 10, 6,4 , 0\n" T_GRID, err, sizeof err);
