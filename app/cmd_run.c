@@ -154,7 +154,7 @@ int cmd_run(int argc, char **argv)
     if (o.have_seed)
         def.seed = o.seed;
     def.laps = o.laps;
-    def.shuffle_grid = o.shuffle || race->shuffle_grid;
+    def.shuffle_grid |= o.shuffle; /* on top of the race file's shuffle_grid */
     AppViewOpts view;
     memset(&view, 0, sizeof view);
     view.session = def;

@@ -124,6 +124,12 @@ double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHe
     double k_ahead = trk_line_curvature(driver->track, view->s_m + 0.5 * v, NULL);
     double b = driver->p.grip_use * drv_corner_braking(g, v, drv_fmax(fabs(here->spot.line_kappa), fabs(k_ahead)));
     double room = drv_fmax(drv_beh_gap_m(view, o) - DRV_FOLLOW_ROOM_M, 0.0);
+    /* the root is searched between rest and the bracket's top */
+    double lo = 0.0, hi = drv_fmax(v, here->line_speed_mps) + DRV_TIME_ABOVE_MPS;
+    /* a lead further than we need to stop dead from the bracket's top cannot limit us (the escape below never ends
+     * further on): most leads in view, and neither the train nor the prediction is needed */
+    if (room >= hi * (DRV_TIME_REACTION_S + DRV_TIME_HEADWAY_S) + hi * hi / (2.0 * b))
+        return INFINITY;
     DrvLeadWay way = {.plan = driver->profile, .s_m = s_lead, .pace = drv_pace(driver, view, o), .n = 0,
                       .b_mps2 = drv_corner_braking(g, o->speed_mps, trk_line_curvature(driver->track, s_lead, NULL))};
     way.x[0] = 0.0, way.v[0] = o->speed_mps;
@@ -132,17 +138,10 @@ double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHe
         if (fabs(c->d_m - o->d_m) < 0.5 * (c->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M)
             way.pace = drv_fmin(way.pace, DRV_TRAIN_SHARE * drv_pace(driver, view, c));
     /* the fastest speed whose escape holds: the margin's root, by regula falsi (Illinois), kept on the safe side */
-    double lo = 0.0, hi = drv_fmax(v, here->line_speed_mps) + DRV_TIME_ABOVE_MPS;
-    /* a lead further than we need to stop dead from the bracket's top cannot limit us (the escape below never ends
-     * further on): most leads in view, and the prediction is not needed */
-    if (room >= hi * (DRV_TIME_REACTION_S + DRV_TIME_HEADWAY_S) + hi * hi / (2.0 * b))
-        return INFINITY;
     double m_hi = drv_escape_margin(hi, room, b, &way);
     if (m_hi >= 0.0)
         return INFINITY;
-    double m_lo = drv_escape_margin(lo, room, b, &way);
-    if (m_lo < 0.0)
-        return 0.0;
+    double m_lo = drv_escape_margin(lo, room, b, &way); /* at rest: room plus the lead's first step, never negative */
     int side = 0;
     for (int it = 0; it < DRV_TIME_ITERATIONS && hi - lo > DRV_TIME_TOLERANCE_MPS; it++) {
         double mid = (lo * m_hi - hi * m_lo) / (m_hi - m_lo);
