@@ -33,7 +33,8 @@
 #define DRV_AVOID_BEHIND_GAP_M 1.5      /* a car beside our line with its nose this near our tail is a wall... */
 #define DRV_AVOID_BEHIND_CLOSING_S 0.5  /* ...and further by this many seconds of its closing speed */
 #define DRV_AVOID_SLOW_HEADWAY_S 1.2    /* a slower car ahead nearer than this in time devalues its lane... */
-#define DRV_AVOID_SLOW_LAP1_HEADWAY_S 1.5 /* ...this on the first lap, where the pack is dense */
+#define DRV_AVOID_SLOW_LAP1_HEADWAY_S 1.5 /* ...this on the first lap, where the pack is dense (the longer: the
+                                          * range avoid reads cars in, on every lap) */
 #define DRV_AVOID_SLOW_DANGER 0.5       /* ...up to this danger (below the walk's full danger)... */
 #define DRV_AVOID_SLOW_BAND_MPS 3.0     /* ...reached when it is this much slower than our plan there */
 #define DRV_AVOID_SLOW_TOW_SHARE 0.5    /* of the draft weight: how much shorter that headway is on a straight */
