@@ -27,6 +27,7 @@
 #define DRV_AVOID_WAKE_SHARE 0.5        /* of the draft weight: how much closer a drafter sits on a straight */
 #define DRV_AVOID_FOLLOW_ROOM_M 2.0     /* gap kept when following a car ahead, m */
 #define DRV_AVOID_FOLLOW_BRAKE_SHARE 0.2 /* of the grip: braking that makes following a car ahead full danger */
+#define DRV_AVOID_FOLLOW_EASY_SHARE 0.05 /* of the grip: braking to follow it that is no danger at all */
 #define DRV_AVOID_GAP_SPARE_M 0.75      /* most room, either side beyond the margin, a gap must leave (m) */
 #define DRV_AVOID_GAP_CARS 16           /* cars ahead kept for the narrow-gap pass (the nearest ones) */
 #define DRV_AVOID_EDGE_FAR_M 20.0       /* "beyond the edge" for a band: further than any track is wide */
@@ -40,6 +41,9 @@
 #define DRV_AVOID_SLOW_TOW_SHARE 0.5    /* of the draft weight: how much shorter that headway is on a straight */
 #define DRV_AVOID_SLOW_LANE_SHARE 0.98  /* ...but only where a lane beside it allows this share of our plan here */
 #define DRV_AVOID_SLOW_LANE_SPARE_M 0.5 /* room, beyond the margin, between it and that lane, m */
+#define DRV_AVOID_SLOW_CLOSING_MPS 0.5  /* ...and only while we close on it at least this fast... */
+#define DRV_AVOID_SLOW_REACH_M 300.0    /* ...the lane judged at most this far ahead (where we would be alongside) */
+#define DRV_AVOID_SLOW_SAMPLES 4        /* points of that lane checked */
 
 /* A car ahead that wrote danger, for the narrow-gap pass. */
 typedef struct DrvAvoidCar {
@@ -70,17 +74,32 @@ static double drv_avoid_closing(const DrvView *view, const DrvBehCtx *ctx, const
 }
 
 /* Whether a lane beside the car ahead, either side of it and on the track, lets us hold DRV_AVOID_SLOW_LANE_SHARE
- * of our plan here (its cap, drv_lanes.h): where none does (a corner whose inside and outside lanes are both slow),
- * leaving the slower car's wake gains nothing and costs the lane's cap. */
-static bool drv_avoid_lane_beside(const DrvBehCtx *ctx, const DrvOther *o)
+ * of our plan all the way from here to where we would be alongside it at the closing speed `closing` (its cap,
+ * drv_lanes.h, at DRV_AVOID_SLOW_SAMPLES points). Where none does (a corner whose inside and outside lanes are both
+ * slow, or one we reach before we are alongside), leaving the slower car's wake gains nothing and costs the lane's
+ * cap: the car left the line at the end of a straight, could not take it back in the braking zone with the slower
+ * car on it, and drove the corner on a constant offset, losing half a second at every slow corner. A car we are not
+ * catching is never alongside: its wake is the place to be. */
+static bool drv_avoid_lane_beside(const DrvView *view, const DrvBehCtx *ctx, const DrvOther *o, double closing)
 {
     if (ctx->lanes == NULL)
         return true;
+    if (!(closing > DRV_AVOID_SLOW_CLOSING_MPS))
+        return false;
+    double along_m = drv_fmin(view->speed_mps * (drv_beh_gap_m(view, o) + view->length_m) / closing,
+                              DRV_AVOID_SLOW_REACH_M);
     double side = ctx->half_width_m + 0.5 * o->width_m + DRV_BEH_SIDE_MARGIN_M + DRV_AVOID_SLOW_LANE_SPARE_M;
-    double want = DRV_AVOID_SLOW_LANE_SHARE * ctx->line_speed_mps;
     for (int k = -1; k <= 1; k += 2) {
         double d = o->d_m + k * side;
-        if (d <= ctx->d_left_ahead_m && d >= ctx->d_right_ahead_m && drv_lanes_speed(ctx->lanes, ctx->s_m, d) >= want)
+        if (d > ctx->d_left_ahead_m || d < ctx->d_right_ahead_m)
+            continue;
+        bool worth = true;
+        for (int i = 0; i < DRV_AVOID_SLOW_SAMPLES && worth; i++) {
+            double s = ctx->s_m + along_m * i / (DRV_AVOID_SLOW_SAMPLES - 1.0);
+            double want = DRV_AVOID_SLOW_LANE_SHARE * (i == 0 ? ctx->line_speed_mps : trk_speed_at(ctx->plan, s, NULL));
+            worth = drv_lanes_speed(ctx->lanes, s, d) >= want;
+        }
+        if (worth)
             return true;
     }
     return false;
@@ -89,7 +108,7 @@ static bool drv_avoid_lane_beside(const DrvBehCtx *ctx, const DrvOther *o)
 /* A car close ahead that is slower than our plan where it is: following it costs time, so its lane is worth less
  * than a free one beside it, if there is one worth taking. Below the full value the walk still crosses it; a free
  * lane within reach wins. On a straight its wake is worth having: a driver who likes the tow pulls out later. */
-static double drv_avoid_slow_danger(const DrvPersonality *p, const DrvBehCtx *ctx, double headway_s,
+static double drv_avoid_slow_danger(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, double headway_s,
                                     const DrvOther *o, bool first_lap)
 {
     /* On the first lap the field is a pack that has not sorted itself yet: a slower car's lane is devalued earlier and
@@ -98,7 +117,7 @@ static double drv_avoid_slow_danger(const DrvPersonality *p, const DrvBehCtx *ct
     if (ctx->plan == NULL || o->laps_ahead < 0)
         return 0.0; /* a lapped car moves over for us (blue flags) */
     double deficit = trk_speed_at(ctx->plan, ctx->s_m + o->ds_m, NULL) - o->speed_mps;
-    if (!(deficit > 0.0) || (!first_lap && !drv_avoid_lane_beside(ctx, o)))
+    if (!(deficit > 0.0) || (!first_lap && !drv_avoid_lane_beside(view, ctx, o, drv_avoid_closing(view, ctx, o))))
         return 0.0;
     double tow = ctx->on_straight ? DRV_AVOID_SLOW_TOW_SHARE * p->draft_weight : 0.0;
     double reach_s = first_lap ? DRV_AVOID_SLOW_LAP1_HEADWAY_S : DRV_AVOID_SLOW_HEADWAY_S;
@@ -120,14 +139,15 @@ static double drv_avoid_ahead_danger(const DrvView *view, const DrvPersonality *
          * a corner looks dangerous while the track beside it (too fast to hold) looks free. */
         double room = drv_fmax(gap - DRV_AVOID_FOLLOW_ROOM_M, 0.01);
         double need = closing > 0.0 ? closing * closing / (2.0 * room) : 0.0;
-        urgency = drv_clamp01(need / (DRV_AVOID_FOLLOW_BRAKE_SHARE * ctx->grip_mps2));
+        urgency = drv_clamp01((need - DRV_AVOID_FOLLOW_EASY_SHARE * ctx->grip_mps2) /
+                              ((DRV_AVOID_FOLLOW_BRAKE_SHARE - DRV_AVOID_FOLLOW_EASY_SHARE) * ctx->grip_mps2));
     }
     double headway = gap / drv_fmax(view->speed_mps, 5.0);
     /* on a straight nobody brakes: sitting close in a wake is drafting, and a driver who likes the tow sits closer */
     double wake = ctx->on_straight ? DRV_AVOID_WAKE_SHARE * p->draft_weight : 0.0;
     double close_s = DRV_AVOID_CLOSE_HEADWAY_S * (1.0 - wake);
     double close = DRV_AVOID_CLOSE_DANGER * drv_clamp01(1.0 - headway / close_s);
-    return drv_fmax(drv_fmax(urgency, close), drv_avoid_slow_danger(p, ctx, headway, o, view->laps_done == 0));
+    return drv_fmax(drv_fmax(urgency, close), drv_avoid_slow_danger(view, p, ctx, headway, o, view->laps_done == 0));
 }
 
 /* A car just behind, beside our line rather than in our wake, has nowhere to go if we cut across in front of it:
