@@ -11,7 +11,15 @@
 #include "drv_map.h"
 #include "../track/trk_fast.h" /* the speed plan read per car and tick, inlined */
 
-/* Facts about this tick shared by all behaviours, so none of them needs the track (or its hints). */
+/* The verdict on the car we follow (drv_beh_attack.c): whether we can get alongside it, and on which lane. */
+typedef struct DrvAttack {
+    const DrvOther *target; /* the nearest car ahead in our lane, within range; NULL when none (or on lap 1) */
+    bool feasible;          /* we get alongside it, on the lane at d_m, before its line needs that lane */
+    double d_m;
+} DrvAttack;
+
+/* Facts about this tick shared by all behaviours, so none of them looks the track up itself (but the attack's
+ * verdict, which reads the racing line ahead once, before them). */
 typedef struct DrvBehCtx {
     double half_width_m;      /* own half width, m */
     double half_length_m;     /* own half length, m */
@@ -25,6 +33,8 @@ typedef struct DrvBehCtx {
     const struct DrvLanes *lanes; /* speed caps of constant-offset lanes (drv_lanes.h); NULL = none */
     const TrkSpeedProfile *plan;  /* the driver's own speed plan: closing on a car is judged against it; NULL = none */
     double s_m;                   /* own arc length (the view's), where the plan is read from */
+    const TrkTrack *track;        /* read only by drv_attack_judge; NULL = no attack */
+    DrvAttack attack;             /* drv_attack_judge's verdict for this tick */
 } DrvBehCtx;
 
 typedef void DrvBehaviourFn(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
@@ -41,6 +51,10 @@ void drv_beh_draft(const DrvView *view, const DrvPersonality *p, const DrvBehCtx
 void drv_beh_edge(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
 /* Corner commitment: danger on lanes the car is too fast to hold through the corners ahead (see the file). */
 void drv_beh_commit(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
+/* Attack: interest in the lane beside the car we follow, when we get alongside it there before its line needs it. */
+void drv_beh_attack(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
+/* The verdict drv_beh_attack and drv_beh_avoid read (ctx->attack), from the rest of ctx. */
+DrvAttack drv_attack_judge(const DrvView *view, const DrvBehCtx *ctx);
 /* Blue flags: a car about to be lapped leaves the faster car's lane. */
 void drv_beh_yield(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
 

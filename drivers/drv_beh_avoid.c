@@ -142,6 +142,10 @@ static double drv_avoid_ahead_danger(const DrvView *view, const DrvPersonality *
         urgency = drv_clamp01((need - DRV_AVOID_FOLLOW_EASY_SHARE * ctx->grip_mps2) /
                               ((DRV_AVOID_FOLLOW_BRAKE_SHARE - DRV_AVOID_FOLLOW_EASY_SHARE) * ctx->grip_mps2));
     }
+    /* the car we follow and cannot get alongside (drv_beh_attack.c): its wake is the place to be, at the gap the
+     * safe-following limit keeps; only the braking it takes to follow it counts */
+    if (ctx->attack.target == o && !ctx->attack.feasible)
+        return urgency;
     double headway = gap / drv_fmax(view->speed_mps, 5.0);
     /* on a straight nobody brakes: sitting close in a wake is drafting, and a driver who likes the tow sits closer */
     double wake = ctx->on_straight ? DRV_AVOID_WAKE_SHARE * p->draft_weight : 0.0;

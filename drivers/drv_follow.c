@@ -8,7 +8,8 @@
  *   zone or a corner: its speed is the lead's, shifted by the gap.
  * - From the second lap (drv_follow_time) the follower must be able to stay a headway behind where the lead will be
  *   at each moment: it may carry more speed into a braking zone than the lead as long as it can still brake in time,
- *   which is how a faster car closes up on a slower one and gets alongside.
+ *   which is how a faster car closes up on a slower one and gets alongside. Behind a lead with no braking foreseen
+ *   (in its tow on a straight) the reaction time and the headway are short, and grow as its braking comes nearer.
  * Both predict the lead braking at the limit from now, but never below a share of its pace on our plan (its speed now
  * over our plan where it is): it brakes for the corners we brake for, not to a stop. */
 #include "drv_drive.h"
@@ -28,6 +29,12 @@
 #define DRV_TIME_REACTION_S 0.4         /* in time: our reaction time to the lead's braking, s */
 #define DRV_TIME_PACE_SHARE 0.9         /* the lead is predicted no slower than this share of its pace on our plan */
 #define DRV_TIME_HEADWAY_S 0.2          /* time headway kept all through the escape, s */
+#define DRV_TIME_WAKE_REACTION_S 0.15   /* the same two behind a lead with no braking foreseen (in its wake on a */
+#define DRV_TIME_WAKE_HEADWAY_S 0.05    /* straight, where the tow is): the escape is to pull out beside it, s */
+#define DRV_TIME_FORESEE_S 4.0          /* braking foreseen: the lead's pace on our plan drops within this time... */
+#define DRV_TIME_FORESEE_MPS 0.5        /* ...by more than this, m/s... */
+#define DRV_TIME_FORESEE_FULL_S 1.0     /* ...and the full reaction time and headway from this near in time */
+#define DRV_TIME_FORESEE_SAMPLES 8
 #define DRV_TIME_MIN_GRIP_SHARE 0.3     /* braking counted on in a corner: at least this share of the grip */
 #define DRV_TIME_DT_S 0.2               /* step of the predicted ways, s */
 #define DRV_TIME_STEPS 20               /* steps: the ways are predicted this far (4 s) */
@@ -102,17 +109,17 @@ static void drv_lead_way_to(DrvLeadWay *w, int k)
  * and then brakes at b, never below the lead's speed. Returns its smallest margin, m, over the way: how far it stays
  * behind the point DRV_TIME_HEADWAY_S behind the lead's predicted position (negative: it comes too close). The margin
  * falls as v rises. */
-static double drv_escape_margin(double v, double room, double b, DrvLeadWay *way)
+static double drv_escape_margin(double v, double room, double b, double react_s, double headway_s, DrvLeadWay *way)
 {
     double x = 0.0, vf = v, margin = INFINITY;
     for (int k = 1; k <= DRV_TIME_STEPS; k++) {
         drv_lead_way_to(way, k);
         double t = k * DRV_TIME_DT_S;
-        double vn = t <= DRV_TIME_REACTION_S ? vf : drv_fmax(vf - b * DRV_TIME_DT_S, way->v[k]);
+        double vn = t <= react_s ? vf : drv_fmax(vf - b * DRV_TIME_DT_S, way->v[k]);
         x += 0.5 * (vf + vn) * DRV_TIME_DT_S;
         vf = vn;
-        margin = drv_fmin(margin, room + way->x[k] - DRV_TIME_HEADWAY_S * vf - x);
-        if (vf <= way->v[k] && t > DRV_TIME_REACTION_S)
+        margin = drv_fmin(margin, room + way->x[k] - headway_s * vf - x);
+        if (vf <= way->v[k] && t > react_s)
             break; /* down to the lead's speed: from here we only fall back */
     }
     return margin;
@@ -137,16 +144,30 @@ double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHe
     for (const DrvOther *c = o + 1; c < view->others + view->other_count && c->ds_m - o->ds_m < DRV_TRAIN_M; c++)
         if (fabs(c->d_m - o->d_m) < 0.5 * (c->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M)
             way.pace = drv_fmin(way.pace, DRV_TRAIN_SHARE * drv_pace(driver, view, c));
+    /* A lead whose pace on our plan holds for the next seconds (a straight, no corner it brakes for) is followed
+     * closely, in its wake: a faster car held 0.2 s behind it never came into the tow that lets it pull alongside.
+     * Braking it does not foresee is met by pulling out beside it (drv_beh_attack.c judges whether that works). */
+    double t_brake = INFINITY;
+    for (int k = 1; k <= DRV_TIME_FORESEE_SAMPLES && t_brake == INFINITY; k++) {
+        double t = DRV_TIME_FORESEE_S * k / DRV_TIME_FORESEE_SAMPLES;
+        if (way.pace * trk_speed_at(driver->profile, s_lead + o->speed_mps * t, NULL) < o->speed_mps - DRV_TIME_FORESEE_MPS)
+            t_brake = t;
+    }
+    /* from the wake's values to the full ones as the braking comes nearer, so a follower drops back gently */
+    double w = drv_fmin(drv_fmax((DRV_TIME_FORESEE_S - t_brake) / (DRV_TIME_FORESEE_S - DRV_TIME_FORESEE_FULL_S), 0.0),
+                        1.0);
+    double react = DRV_TIME_WAKE_REACTION_S + w * (DRV_TIME_REACTION_S - DRV_TIME_WAKE_REACTION_S);
+    double headway = DRV_TIME_WAKE_HEADWAY_S + w * (DRV_TIME_HEADWAY_S - DRV_TIME_WAKE_HEADWAY_S);
     /* the fastest speed whose escape holds: the margin's root, by regula falsi (Illinois), kept on the safe side */
-    double m_hi = drv_escape_margin(hi, room, b, &way);
+    double m_hi = drv_escape_margin(hi, room, b, react, headway, &way);
     if (m_hi >= 0.0)
         return INFINITY;
-    double m_lo = drv_escape_margin(lo, room, b, &way); /* at rest: room plus the lead's first step, never negative */
+    double m_lo = drv_escape_margin(lo, room, b, react, headway, &way); /* at rest: room plus the lead's first step, never negative */
     int side = 0;
     for (int it = 0; it < DRV_TIME_ITERATIONS && hi - lo > DRV_TIME_TOLERANCE_MPS; it++) {
         double mid = (lo * m_hi - hi * m_lo) / (m_hi - m_lo);
         mid = drv_fmin(drv_fmax(mid, lo + 0.01 * (hi - lo)), hi - 0.01 * (hi - lo));
-        double m = drv_escape_margin(mid, room, b, &way);
+        double m = drv_escape_margin(mid, room, b, react, headway, &way);
         if (m >= 0.0) {
             lo = mid, m_lo = m;
             if (m < DRV_TIME_CLOSE_M)

@@ -40,6 +40,7 @@ static const DrvKey drv_keys[] = {
     {"behaviour", "draft", DRV_KEY_NUMBER, 0, 1, "", DRV_OFF(draft_weight), NULL, 0},
     {"behaviour", "line", DRV_KEY_NUMBER, 0, 1, "", DRV_OFF(line_weight), NULL, 0},
     {"behaviour", "aggression", DRV_KEY_NUMBER, 0, 1, "", DRV_OFF(aggression), NULL, 0},
+    {"behaviour", "attack", DRV_KEY_NUMBER, 0, 1, "", DRV_OFF(attack), NULL, 0},
     {"behaviour", "grip_use", DRV_KEY_NUMBER, 0.8, 1, "", DRV_OFF(grip_use), NULL, 0},
     {"behaviour", "lookahead", DRV_KEY_NUMBER, 0.2, 5, " s", DRV_OFF(lookahead_s), NULL, 0},
     {"behaviour", "noise", DRV_KEY_NUMBER, 0, 1, "", DRV_OFF(reaction_noise), NULL, 0},
@@ -91,6 +92,7 @@ DrvPersonality drv_default_personality(void)
     p.draft_weight = 0.3;
     p.line_weight = 0.6;
     p.aggression = 0.5;
+    p.attack = 0.5;
     p.grip_use = 0.95;
     p.lookahead_s = 1.5;
     p.reaction_noise = 0.1;

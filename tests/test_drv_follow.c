@@ -1,6 +1,7 @@
 /* test_drv_follow.c: safe following (drivers/drv_follow.c). Behind a slower car into a braking zone the rule in time
  * lets the follower carry more speed than the rule at the same points (the reason it exists), yet both stop it behind
- * a car standing still; a lead in a train is followed further back; the first lap uses the same-points rule. */
+ * a car standing still; a lead in a train is followed further back; the first lap uses the same-points rule; a lead
+ * with no braking foreseen is followed closely, in its tow. */
 #include "../drivers/drv.h"
 #include "../drivers/drv_drive.h"
 #include "tst.h"
@@ -101,6 +102,37 @@ static int test_train_is_followed_further_back(void)
     return 0;
 }
 
+/* We at s, v on the line; one lead gap_m ahead (centre to centre) on the line at lead_mps; lap 2. */
+static const DrvOther *case_set_at(Case *c, double s, double v, double gap_m, double lead_mps)
+{
+    c->others[0] = (DrvOther){.id = 1, .ds_m = gap_m, .d_m = trk_line_d(c->track, s + gap_m, NULL),
+                              .speed_mps = lead_mps, .length_m = 4.6, .width_m = 2.0};
+    c->view = (DrvView){.track = c->track, .tick = 100, .dt_s = 0.01, .laps_done = 1, .s_m = s,
+                        .d_m = trk_line_d(c->track, s, NULL), .speed_mps = v, .length_m = 4.6, .width_m = 2.0,
+                        .others = c->others, .other_count = 1};
+    drv_drive_here(c->driver, &c->view, s + 20.0, &c->here);
+    return &c->others[0];
+}
+
+static int test_wake_is_followed_closely_until_braking_is_foreseen(void)
+{
+    Case c;
+    TST_CHECK(case_open(&c));
+    /* 14 m behind a car at our speed early on gp's main straight (no braking for the next 4 s): we may stay there,
+     * in its tow */
+    const DrvOther *o = case_set_at(&c, 100.0, 60.0, 14.0, 60.0);
+    TST_CHECK(drv_follow_time(&c.view, c.driver, &c.here, o) >= 60.0);
+    /* the same gap and speeds with turn 1's braking 1.5 s ahead: the full reaction time and headway, so we drop back */
+    o = case_set_at(&c, 600.0, 60.0, 14.0, 60.0);
+    TST_CHECK(drv_follow_time(&c.view, c.driver, &c.here, o) < 58.0);
+    /* and in between, less so: the follower drops back gently as the braking comes nearer */
+    double mid = drv_follow_time(&c.view, c.driver, &c.here, case_set_at(&c, 420.0, 60.0, 14.0, 60.0));
+    double near = drv_follow_time(&c.view, c.driver, &c.here, case_set_at(&c, 600.0, 60.0, 14.0, 60.0));
+    TST_CHECK(mid > near);
+    case_close(&c);
+    return 0;
+}
+
 static int test_first_lap_follows_at_the_same_points(void)
 {
     Case c;
@@ -119,5 +151,6 @@ int main(void)
     TST_RUN(test_both_stop_behind_a_stopped_car);
     TST_RUN(test_train_is_followed_further_back);
     TST_RUN(test_first_lap_follows_at_the_same_points);
+    TST_RUN(test_wake_is_followed_closely_until_braking_is_foreseen);
     return tst_report();
 }

@@ -1,0 +1,101 @@
+/* drv_beh_attack.c: attacking the car we follow, from the second lap.
+ *
+ * The car we follow (the nearest car ahead in our lane) can be passed only on a side where we get alongside it before
+ * its racing line needs that side: at a corner's turn-in the line crosses the track, and a car that dives beside it
+ * too late has to back off across its wake, which cost half a second or more a corner. So both cars are run forward
+ * in time: we on the lane beside it at that lane's cap (drv_lanes.h: the braking for every corner ahead on it), it on
+ * our plan at its present pace (its speed over our plan where it is). The attack holds when our nose is past its tail
+ * (overlapping it: it has to leave us room) before its line comes within a car's width of our lane.
+ *
+ * The verdict (drv_attack_judge, read once a tick into DrvBehCtx) decides two things: interest in that lane (this
+ * behaviour, scaled by the driver's attack), and whether the car's closeness devalues its lane at all
+ * (drv_beh_avoid.c): a car we cannot get alongside is followed in its wake, where the tow is and the line is, with
+ * the safe-following limit keeping the gap. */
+#include "drv_beh.h"
+#include "drv_lanes.h"
+#include "drv_math.h"
+
+#include <math.h>
+
+#define DRV_ATTACK_RANGE_M 60.0      /* the car we follow is judged this far ahead at most (bumper gap), m */
+#define DRV_ATTACK_DT_S 0.2          /* step of the two cars' predicted ways, s */
+#define DRV_ATTACK_STEPS 40          /* ...this many (8 s) */
+#define DRV_ATTACK_OVERLAP_M 1.0     /* alongside: our nose this far past its tail (it must leave us room), m */
+#define DRV_ATTACK_SPARE_M 0.5       /* room between the attacked car and our lane beyond the side margin, m */
+#define DRV_ATTACK_INTEREST_MIN 0.6  /* interest in the attack lane for a driver whose attack is 0... */
+#define DRV_ATTACK_INTEREST_MAX 1.0  /* ...and for one whose attack is 1 */
+
+/* The car ahead whose lane overlaps ours: the one we follow. NULL when none within DRV_ATTACK_RANGE_M. */
+static const DrvOther *drv_attack_followed(const DrvView *view)
+{
+    for (int i = 0; i < view->other_count; i++) {
+        const DrvOther *o = &view->others[i];
+        if (o->ds_m <= 0.0)
+            continue;
+        double gap = drv_beh_gap_m(view, o);
+        if (gap > DRV_ATTACK_RANGE_M)
+            return NULL; /* sorted by ds: every later car is further still */
+        double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
+        if (gap > 0.0 && fabs(o->d_m - view->d_m) < half)
+            return o;
+    }
+    return NULL;
+}
+
+/* Whether, on the lane at offset d beside car o, we get our nose past its tail before its line needs our lane. */
+static bool drv_attack_lane_holds(const DrvView *view, const DrvBehCtx *ctx, const DrvOther *o, double d)
+{
+    double plan_o = trk_speed_at(ctx->plan, ctx->s_m + o->ds_m, NULL);
+    double pace = plan_o > 1.0 ? drv_fmin(o->speed_mps / plan_o, 1.0) : 1.0;
+    double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
+    double x = 0.0, v = view->speed_mps;   /* we: our centre, from where we are */
+    double xo = o->ds_m, vo = o->speed_mps; /* it: its centre */
+    const double along = 0.5 * (view->length_m + o->length_m) - DRV_ATTACK_OVERLAP_M;
+    for (int k = 0; k <= DRV_ATTACK_STEPS; k++) {
+        if (x + along >= xo)
+            return true;
+        if (k == DRV_ATTACK_STEPS)
+            break;
+        double s_o = ctx->s_m + xo, line_o;
+        trk_line_d_n(ctx->track, &s_o, &line_o, 1);
+        if (fabs(line_o - d) < half)
+            return false; /* it turns in across our lane before we are alongside */
+        v = drv_fmin(v, drv_lanes_speed(ctx->lanes, ctx->s_m + x, d));
+        vo = drv_fmin(vo, pace * trk_speed_at(ctx->plan, s_o, NULL));
+        x += v * DRV_ATTACK_DT_S;
+        xo += vo * DRV_ATTACK_DT_S;
+    }
+    return false; /* not alongside within the horizon: not catching it fast enough to pass */
+}
+
+DrvAttack drv_attack_judge(const DrvView *view, const DrvBehCtx *ctx)
+{
+    DrvAttack a = {NULL, false, 0.0};
+    if (view->laps_done == 0 || ctx->track == NULL || ctx->lanes == NULL || ctx->plan == NULL)
+        return a; /* the first lap keeps its pack manners (drv_beh_avoid.c) */
+    a.target = drv_attack_followed(view);
+    if (a.target == NULL)
+        return a;
+    const DrvOther *o = a.target;
+    double side = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M + DRV_ATTACK_SPARE_M;
+    for (int k = -1; k <= 1; k += 2) {
+        double d = o->d_m + k * side;
+        if (d > ctx->d_left_ahead_m || d < ctx->d_right_ahead_m)
+            continue;
+        if (drv_attack_lane_holds(view, ctx, o, d)) {
+            a.feasible = true;
+            a.d_m = d;
+            return a;
+        }
+    }
+    return a;
+}
+
+void drv_beh_attack(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map)
+{
+    (void)view;
+    if (!ctx->attack.feasible)
+        return;
+    double level = DRV_ATTACK_INTEREST_MIN + (DRV_ATTACK_INTEREST_MAX - DRV_ATTACK_INTEREST_MIN) * p->attack;
+    drv_map_write_peak(map, DRV_MAP_INTEREST, ctx->attack.d_m, level, ctx->attack.target->width_m);
+}
