@@ -15,6 +15,7 @@
 #define DRV_LANES_V_CAP_MPS 150.0
 #define DRV_LANES_SMOOTH_M 2.0    /* curvature averaged over +-this, like the track's own profile */
 #define DRV_LANES_MIN_SCALE 0.2   /* 1 - kappa d kept at least this (past the centre of a tight corner) */
+#define DRV_LANES_STRAIGHT_CURVATURE 0.002 /* 1/m: a lane this straight (a radius of 500 m) brakes at brake_scale */
 
 /* The selects below stand for fmax/fmin (a library call each without -ffast-math) and give the same bits for every
  * input: on a tie both sides are equal, the constant is never a zero (so signed zeros cannot differ), and for a NaN
@@ -35,9 +36,13 @@ static double drv_lanes_corner_speed(const TrkCarParams *car, double grip_scale,
     return v < DRV_LANES_V_CAP_MPS ? v : DRV_LANES_V_CAP_MPS; /* fmin(v, DRV_LANES_V_CAP_MPS) */
 }
 
-/* One lane: kappa holds the centre line's curvature per sample; v receives the lane's cap; scale is scratch (n). */
-static void drv_lanes_fill(const TrkCarParams *car, double grip_scale, const double *kappa, int n, double step,
-                           double d, float *v, double *scale)
+/* One lane: kappa holds the centre line's curvature per sample; v receives the lane's cap; scale is scratch (n).
+ * Braking where the lane runs straight uses brake_scale of the grip (the driver's own plan brakes so): the margin
+ * of grip_scale is there to steer back toward the line in a corner, and taken on a straight braking zone too it made
+ * a car beside another brake no later than a car with a tenth less grip, so a faster car could never outbrake a
+ * slower one from the lane beside it. */
+static void drv_lanes_fill(const TrkCarParams *car, double grip_scale, double brake_scale, const double *kappa, int n,
+                           double step, double d, float *v, double *scale)
 {
     double aero = grip_scale * car->mu * 0.5 * car->air_density_kgpm3 * car->downforce_area_m2 / car->mass_kg;
     int start = 0;
@@ -52,7 +57,9 @@ static void drv_lanes_fill(const TrkCarParams *car, double grip_scale, const dou
     for (int k = 1, j = start; k <= n; k++) {
         int i = j == 0 ? n - 1 : j - 1;
         double vj = v[j];
-        double g = grip_scale * trk_car_grip_mps2(car, vj), lat = vj * vj * fabs(kappa[j]) / scale[j];
+        double kj = fabs(kappa[j]) / scale[j];
+        double g = (kj < DRV_LANES_STRAIGHT_CURVATURE ? brake_scale : grip_scale) * trk_car_grip_mps2(car, vj);
+        double lat = vj * vj * kj;
         double a = (lat >= g ? 0.0 : sqrt(g * g - lat * lat)) + trk_car_drag_n(car, vj, 1.0) / car->mass_kg;
         double vi = sqrt(vj * vj + 2.0 * a * step * scale[j]); /* the lane's own length of this step */
         if (vi < v[i])
@@ -76,7 +83,7 @@ static void drv_lanes_smooth(const double *raw, int n, int h, double *out)
     }
 }
 
-DrvLanes *drv_lanes_create(const TrkTrack *track, const TrkCarParams *car, double grip_scale)
+DrvLanes *drv_lanes_create(const TrkTrack *track, const TrkCarParams *car, double grip_scale, double brake_scale)
 {
     double length = trk_length(track);
     int n = (int)ceil(length / DRV_LANES_STEP_M);
@@ -105,7 +112,7 @@ DrvLanes *drv_lanes_create(const TrkTrack *track, const TrkCarParams *car, doubl
         memcpy(kappa, scale, sizeof(double) * (size_t)n);
     }
     for (int j = 0; j < count; j++)
-        drv_lanes_fill(car, grip_scale, kappa, n, lanes->step_m, lanes->d0_m + j * lanes->spacing_m,
+        drv_lanes_fill(car, grip_scale, brake_scale, kappa, n, lanes->step_m, lanes->d0_m + j * lanes->spacing_m,
                        lanes->v_mps + (size_t)j * (size_t)n, scale);
     free(kappa);
     return lanes;

@@ -4,7 +4,8 @@
  * defending) follows a different path: in a corner the outside lane is longer but no wider in radius than the line,
  * and the inside lane is tighter. Lanes holds, for a few lanes of constant lateral offset across the track, the
  * fastest speed at every metre from which the car can still brake for every corner ahead on that lane, using a
- * little less grip than the line's plan so an off-line car keeps some grip to steer back. Built once per driver;
+ * little less grip than the line's plan in corners so an off-line car keeps some grip to steer back (and all of its
+ * grip use where the lane runs straight, as the plan brakes). Built once per driver;
  * a look-up is a bilinear interpolation (no allocation, no search).
  */
 #ifndef DRV_LANES_H
@@ -28,9 +29,10 @@ typedef struct DrvLanes {
 /* Share of the driver's grip use the lanes' speeds assume: the rest is left for steering back toward the line. */
 #define DRV_LANES_GRIP_SHARE 0.92
 
-/* grip_scale: fraction of the grip the lanes' speeds may use (the driver's grip use times a margin). NULL on
- * allocation failure. */
-DrvLanes *drv_lanes_create(const TrkTrack *track, const TrkCarParams *car, double grip_scale);
+/* grip_scale: fraction of the grip the lanes' speeds may use (the driver's grip use times a margin); brake_scale:
+ * the fraction their braking may use where a lane runs straight (the driver's grip use: no steering back is needed
+ * there). NULL on allocation failure. */
+DrvLanes *drv_lanes_create(const TrkTrack *track, const TrkCarParams *car, double grip_scale, double brake_scale);
 void drv_lanes_destroy(DrvLanes *lanes);
 
 /* Where a finite offset falls among `count` lanes d0_m + k spacing_m: the lane at or below it (j, clamped so j + 1 is

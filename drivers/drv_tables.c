@@ -27,7 +27,7 @@ bool drv_tables_build(const TrkTrack *track, const TrkCarParams *car, double gri
                       DrvLanes **lanes)
 {
     *profile = trk_speed_profile_create(track, car, TRK_PATH_RACING_LINE_DRIVEN, grip_use);
-    *lanes = drv_lanes_create(track, car, grip_use * DRV_LANES_GRIP_SHARE);
+    *lanes = drv_lanes_create(track, car, grip_use * DRV_LANES_GRIP_SHARE, grip_use);
     if (*profile != NULL && *lanes != NULL)
         return true;
     trk_speed_profile_free(*profile);

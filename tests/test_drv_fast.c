@@ -21,7 +21,7 @@ static DrvLanes *gp_lanes(TrkTrack **track)
     if (*track == NULL)
         return NULL;
     TrkCarParams car = trk_default_car();
-    DrvLanes *lanes = drv_lanes_create(*track, &car, 0.9);
+    DrvLanes *lanes = drv_lanes_create(*track, &car, 0.9, 0.95);
     if (lanes == NULL) {
         trk_free(*track);
         *track = NULL;
