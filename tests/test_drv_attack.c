@@ -6,6 +6,7 @@
 #include "../drivers/drv_beh.h"
 #include "../drivers/drv_drive.h"
 #include "../drivers/drv_internal.h"
+#include "drv_tst.h"
 #include "tst.h"
 
 #include <math.h>
@@ -21,23 +22,9 @@ typedef struct Case {
     DrvBehCtx ctx;
 } Case;
 
-static bool case_open(Case *c)
-{
-    char err[TRK_ERR_LEN];
-    c->track = trk_load("data/tracks/gp.ini", NULL, err, sizeof err);
-    if (!c->track)
-        return false;
-    DrvPersonality p = drv_default_personality();
-    p.reaction_noise = 0.0;
-    c->driver = drv_create(&p, c->track, NULL, 1);
-    return c->driver != NULL;
-}
+static bool case_open(Case *c) { return drv_tst_open_gp(&c->track, &c->driver); }
 
-static void case_close(Case *c)
-{
-    drv_destroy(c->driver);
-    trk_free(c->track);
-}
+static void case_close(Case *c) { drv_tst_close(c->track, c->driver); }
 
 /* We at s on the line at v; the car we follow ds_m ahead (centre to centre) on the line at v_other. */
 static void case_set(Case *c, double s, double v, double ds_m, double v_other, int laps_done)

@@ -4,6 +4,7 @@
  * with no braking foreseen is followed closely, in its tow. */
 #include "../drivers/drv.h"
 #include "../drivers/drv_drive.h"
+#include "drv_tst.h"
 #include "tst.h"
 
 #include <math.h>
@@ -20,23 +21,9 @@ typedef struct Case {
     DrvHere here;
 } Case;
 
-static bool case_open(Case *c)
-{
-    char err[TRK_ERR_LEN];
-    c->track = trk_load("data/tracks/gp.ini", NULL, err, sizeof err);
-    if (!c->track)
-        return false;
-    DrvPersonality p = drv_default_personality();
-    p.reaction_noise = 0.0;
-    c->driver = drv_create(&p, c->track, NULL, 1);
-    return c->driver != NULL;
-}
+static bool case_open(Case *c) { return drv_tst_open_gp(&c->track, &c->driver); }
 
-static void case_close(Case *c)
-{
-    drv_destroy(c->driver);
-    trk_free(c->track);
-}
+static void case_close(Case *c) { drv_tst_close(c->track, c->driver); }
 
 /* The follower at S_FOLLOWER, V_FOLLOWER on the line; a lead gap_m ahead (centre to centre) at lead_mps on the line;
  * with train, a second car 20 m further on at train_mps. */
