@@ -86,6 +86,7 @@ typedef struct DrvPersonality {
     double line_weight;     /* 0..1, peak interest of the racing line */
     double aggression;      /* 0..1, danger tolerated at the chosen slot before braking */
     double attack;          /* 0..1, interest in the lane beside a car we can get alongside (drv_beh_attack.c) */
+    double defend;          /* 0..1, interest in covering the inside from a car in our wake (drv_beh_defend.c) */
     double grip_use;        /* 0.8..1.0, fraction of the grip limit used by the speed plan */
     double lookahead_s;     /* s, how far ahead in time the driver looks */
     double reaction_noise;  /* 0..1, seeded noise on perception and targets */

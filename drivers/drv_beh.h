@@ -33,7 +33,7 @@ typedef struct DrvBehCtx {
     const struct DrvLanes *lanes; /* speed caps of constant-offset lanes (drv_lanes.h); NULL = none */
     const TrkSpeedProfile *plan;  /* the driver's own speed plan: closing on a car is judged against it; NULL = none */
     double s_m;                   /* own arc length (the view's), where the plan is read from */
-    const TrkTrack *track;        /* read only by drv_attack_judge; NULL = no attack */
+    const TrkTrack *track;        /* read by drv_attack_judge and drv_beh_defend; NULL = neither */
     DrvAttack attack;             /* drv_attack_judge's verdict for this tick */
 } DrvBehCtx;
 
@@ -53,6 +53,8 @@ void drv_beh_edge(const DrvView *view, const DrvPersonality *p, const DrvBehCtx 
 void drv_beh_commit(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
 /* Attack: interest in the lane beside the car we follow, when we get alongside it there before its line needs it. */
 void drv_beh_attack(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
+/* Defence: interest in the inside of the corner ahead while a car behind in our wake keeps up (one move). */
+void drv_beh_defend(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
 /* The verdict drv_beh_attack and drv_beh_avoid read (ctx->attack), from the rest of ctx. */
 DrvAttack drv_attack_judge(const DrvView *view, const DrvBehCtx *ctx);
 /* Blue flags: a car about to be lapped leaves the faster car's lane. */

@@ -26,8 +26,8 @@
 #define DRV_HELD_DANGER 0.7f           /* danger from which a lane is closed to us for the length of a sweep */
 
 static DrvBehaviourFn *const drv_behaviours[] = {
-    drv_beh_line, drv_beh_stay, drv_beh_avoid, drv_beh_draft, drv_beh_attack, drv_beh_edge, drv_beh_yield,
-    drv_beh_commit,
+    drv_beh_line, drv_beh_stay, drv_beh_avoid, drv_beh_draft, drv_beh_attack, drv_beh_defend, drv_beh_edge,
+    drv_beh_yield, drv_beh_commit,
 };
 
 /* True when no other car could write anything into the maps: none behind within DRV_ALONE_BEHIND_M (beyond the

@@ -41,6 +41,7 @@ static const DrvKey drv_keys[] = {
     {"behaviour", "line", DRV_KEY_NUMBER, 0, 1, "", DRV_OFF(line_weight), NULL, 0},
     {"behaviour", "aggression", DRV_KEY_NUMBER, 0, 1, "", DRV_OFF(aggression), NULL, 0},
     {"behaviour", "attack", DRV_KEY_NUMBER, 0, 1, "", DRV_OFF(attack), NULL, 0},
+    {"behaviour", "defend", DRV_KEY_NUMBER, 0, 1, "", DRV_OFF(defend), NULL, 0},
     {"behaviour", "grip_use", DRV_KEY_NUMBER, 0.8, 1, "", DRV_OFF(grip_use), NULL, 0},
     {"behaviour", "lookahead", DRV_KEY_NUMBER, 0.2, 5, " s", DRV_OFF(lookahead_s), NULL, 0},
     {"behaviour", "noise", DRV_KEY_NUMBER, 0, 1, "", DRV_OFF(reaction_noise), NULL, 0},

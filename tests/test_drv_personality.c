@@ -26,7 +26,7 @@ static int test_every_key(void)
 {
     const char *text = "; a comment\n"
                        "[driver]\nname = Zed Test\ncolour = 10, 20, 30\nnumber = 42\nmodel = context\n"
-                       "[behaviour]\nskirt = 2.5\ndraft = 0.7\nline = 0.9\naggression = 0.8\nattack = 0.65\ngrip_use = 0.85\n"
+                       "[behaviour]\nskirt = 2.5\ndraft = 0.7\nline = 0.9\naggression = 0.8\nattack = 0.65\ndefend = 0.4\ngrip_use = 0.85\n"
                        "lookahead = 2\nnoise = 0.25\n"
                        "[map]\nslots = 64\nblur = gauss\nblur_radius = 3\nhysteresis = 0.5\nlod = false\n"
                        "resolver = walk\ndecide_hz = 25\ndecide_far_hz = 12.5\n";
@@ -41,6 +41,7 @@ static int test_every_key(void)
     TST_NEAR(p.line_weight, 0.9, 0);
     TST_NEAR(p.aggression, 0.8, 0);
     TST_NEAR(p.attack, 0.65, 0);
+    TST_NEAR(p.defend, 0.4, 0);
     TST_NEAR(p.grip_use, 0.85, 0);
     TST_NEAR(p.lookahead_s, 2.0, 0);
     TST_NEAR(p.reaction_noise, 0.25, 0);
@@ -86,6 +87,7 @@ static int test_errors(void)
         {"[behaviour]\nline = -0.1\n", "bad.ini:2: [behaviour] line: expected a number in 0..1, got '-0.1'"},
         {"[behaviour]\naggression = 2\n", "bad.ini:2: [behaviour] aggression: expected a number in 0..1, got '2'"},
         {"[behaviour]\nattack = -1\n", "bad.ini:2: [behaviour] attack: expected a number in 0..1, got '-1'"},
+        {"[behaviour]\ndefend = 1.5\n", "bad.ini:2: [behaviour] defend: expected a number in 0..1, got '1.5'"},
         {"[behaviour]\nnoise = 0.5x\n", "bad.ini:2: [behaviour] noise: expected a number in 0..1, got '0.5x'"},
         {"[map]\nslots = 4\n", "bad.ini:2: [map] slots: expected a whole number in 8..128, got '4'"},
         {"[map]\nslots = 32.5\n", "bad.ini:2: [map] slots: expected a whole number in 8..128, got '32.5'"},
