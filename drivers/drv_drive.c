@@ -3,6 +3,7 @@
  * it), the steering toward the chosen offset (tracking the racing line with its slope fed forward when that is the
  * choice) and the friction circle shared between them. Nothing allocates. */
 #include "drv_drive.h"
+#include "drv_follow.h"
 #include "drv_beh.h"
 #include "drv_control.h"
 #include "drv_math.h"

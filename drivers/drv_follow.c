@@ -12,7 +12,7 @@
  *   (in its tow on a straight) the reaction time and the headway are short, and grow as its braking comes nearer.
  * Both predict the lead braking at the limit from now, but never below a share of its pace on our plan (its speed now
  * over our plan where it is): it brakes for the corners we brake for, not to a stop. */
-#include "drv_drive.h"
+#include "drv_follow.h"
 #include "drv_beh.h"
 #include "drv_math.h"
 

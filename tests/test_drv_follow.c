@@ -4,6 +4,7 @@
  * with no braking foreseen is followed closely, in its tow. */
 #include "../drivers/drv.h"
 #include "../drivers/drv_drive.h"
+#include "../drivers/drv_follow.h"
 #include "drv_tst.h"
 #include "tst.h"
 
