@@ -18,8 +18,8 @@ typedef struct DrvAttack {
     double d_m;
 } DrvAttack;
 
-/* Facts about this tick shared by all behaviours, so none of them looks the track up itself (but the attack's
- * verdict, which reads the racing line ahead once, before them). */
+/* Facts about this tick shared by all behaviours, so most of them need not look the track up themselves (the attack's
+ * verdict reads the racing line ahead, once, before them, and the defence the curvature of the corner ahead). */
 typedef struct DrvBehCtx {
     double half_width_m;      /* own half width, m */
     double half_length_m;     /* own half length, m */

@@ -108,8 +108,8 @@ static bool drv_avoid_lane_beside(const DrvView *view, const DrvBehCtx *ctx, con
 /* A car close ahead that is slower than our plan where it is: following it costs time, so its lane is worth less
  * than a free one beside it, if there is one worth taking. Below the full value the walk still crosses it; a free
  * lane within reach wins. On a straight its wake is worth having: a driver who likes the tow pulls out later. */
-static double drv_avoid_slow_danger(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, double headway_s,
-                                    const DrvOther *o, bool first_lap)
+static double drv_avoid_slow_danger(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx,
+                                    double headway_s, const DrvOther *o, bool first_lap)
 {
     /* On the first lap the field is a pack that has not sorted itself yet: a slower car's lane is devalued earlier and
      * whether or not a lane beside it is worth taking, which keeps the pack spread over the track into the first

@@ -125,6 +125,18 @@ static double drv_escape_margin(double v, double room, double b, double react_s,
     return margin;
 }
 
+/* When the lead's pace on our plan (its predicted speed) first drops by DRV_TIME_FORESEE_MPS below its speed now
+ * within DRV_TIME_FORESEE_S, s: the braking it will do for a corner. INFINITY when it does not. */
+static double drv_lead_brakes_in(const DrvDriver *driver, double s_lead, double pace, double v_lead)
+{
+    for (int k = 1; k <= DRV_TIME_FORESEE_SAMPLES; k++) {
+        double t = DRV_TIME_FORESEE_S * k / DRV_TIME_FORESEE_SAMPLES;
+        if (pace * trk_speed_at(driver->profile, s_lead + v_lead * t, NULL) < v_lead - DRV_TIME_FORESEE_MPS)
+            return t;
+    }
+    return INFINITY;
+}
+
 double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o)
 {
     double g = here->grip_mps2, v = view->speed_mps, s_lead = view->s_m + o->ds_m;
@@ -147,22 +159,18 @@ double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHe
     /* A lead whose pace on our plan holds for the next seconds (a straight, no corner it brakes for) is followed
      * closely, in its wake: a faster car held 0.2 s behind it never came into the tow that lets it pull alongside.
      * Braking it does not foresee is met by pulling out beside it (drv_beh_attack.c judges whether that works). */
-    double t_brake = INFINITY;
-    for (int k = 1; k <= DRV_TIME_FORESEE_SAMPLES && t_brake == INFINITY; k++) {
-        double t = DRV_TIME_FORESEE_S * k / DRV_TIME_FORESEE_SAMPLES;
-        if (way.pace * trk_speed_at(driver->profile, s_lead + o->speed_mps * t, NULL) < o->speed_mps - DRV_TIME_FORESEE_MPS)
-            t_brake = t;
-    }
+    double t_brake = drv_lead_brakes_in(driver, s_lead, way.pace, o->speed_mps);
     /* from the wake's values to the full ones as the braking comes nearer, so a follower drops back gently */
-    double w = drv_fmin(drv_fmax((DRV_TIME_FORESEE_S - t_brake) / (DRV_TIME_FORESEE_S - DRV_TIME_FORESEE_FULL_S), 0.0),
-                        1.0);
+    double w = (DRV_TIME_FORESEE_S - t_brake) / (DRV_TIME_FORESEE_S - DRV_TIME_FORESEE_FULL_S);
+    w = drv_fmin(drv_fmax(w, 0.0), 1.0);
     double react = DRV_TIME_WAKE_REACTION_S + w * (DRV_TIME_REACTION_S - DRV_TIME_WAKE_REACTION_S);
     double headway = DRV_TIME_WAKE_HEADWAY_S + w * (DRV_TIME_HEADWAY_S - DRV_TIME_WAKE_HEADWAY_S);
     /* the fastest speed whose escape holds: the margin's root, by regula falsi (Illinois), kept on the safe side */
     double m_hi = drv_escape_margin(hi, room, b, react, headway, &way);
     if (m_hi >= 0.0)
         return INFINITY;
-    double m_lo = drv_escape_margin(lo, room, b, react, headway, &way); /* at rest: room plus the lead's first step, never negative */
+    /* at rest: room plus the lead's first step, never negative */
+    double m_lo = drv_escape_margin(lo, room, b, react, headway, &way);
     int side = 0;
     for (int it = 0; it < DRV_TIME_ITERATIONS && hi - lo > DRV_TIME_TOLERANCE_MPS; it++) {
         double mid = (lo * m_hi - hi * m_lo) / (m_hi - m_lo);
