@@ -4,8 +4,9 @@
  * we cannot go through it. A car ahead is danger in proportion to how soon we would hit it (time to contact over
  * the driver's horizon), plus a little when it is very close in time even at equal speed (less, on a straight, for
  * a driver who likes the tow: sitting in a wake is drafting). Into and through corners the danger of a car ahead
- * is instead the braking needed to follow it (see drv_avoid_ahead_danger). Danger covers the other car's width plus ours and a small margin, with the driver's skirt of
- * decreasing danger either side.
+ * is instead the braking needed to follow it (see drv_avoid_ahead_danger). From the second lap, the car we follow
+ * and cannot get alongside (drv_beh_attack.c) is danger only for that braking: we follow it in its wake. Danger covers
+ * the other car's width plus ours and a small margin, with the driver's skirt of decreasing danger either side.
  *
  * A gap is a lane only if the car fits through it with room to spare: between a car ahead and the track edge, or
  * between two cars ahead too close together along the track to weave between them, a gap narrower than our width
