@@ -74,6 +74,14 @@ bool drv_beh_draft_reaches(const DrvView *view, const DrvPersonality *p, const D
 /* Lateral clearance added to the combined half-widths of two cars when judging overlap, m. */
 #define DRV_BEH_SIDE_MARGIN_M 0.3
 
+/* A car's pace: its speed over our plan where it is, at most 1 (1 where the plan is at a standstill). What a car
+ * ahead is predicted by, along our plan (safe following, the attack's verdict). */
+static inline double drv_beh_pace(const TrkSpeedProfile *plan, double s_m, const DrvOther *o)
+{
+    double v = trk_speed_at(plan, s_m + o->ds_m, NULL);
+    return v > 1.0 ? trk_fmin(o->speed_mps / v, 1.0) : 1.0;
+}
+
 /* Gap between bumpers (negative when the cars overlap along the track), m. */
 static inline double drv_beh_gap_m(const DrvView *view, const DrvOther *o)
 {

@@ -45,8 +45,7 @@ static const DrvOther *drv_attack_followed(const DrvView *view)
 /* Whether, on the lane at offset d beside car o, we get our nose past its tail before its line needs our lane. */
 static bool drv_attack_lane_holds(const DrvView *view, const DrvBehCtx *ctx, const DrvOther *o, double d)
 {
-    double plan_o = trk_speed_at(ctx->plan, ctx->s_m + o->ds_m, NULL);
-    double pace = plan_o > 1.0 ? drv_fmin(o->speed_mps / plan_o, 1.0) : 1.0;
+    double pace = drv_beh_pace(ctx->plan, ctx->s_m, o);
     double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
     double x = 0.0, v = view->speed_mps;   /* we: our centre, from where we are */
     double xo = o->ds_m, vo = o->speed_mps; /* it: its centre */

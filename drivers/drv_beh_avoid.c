@@ -110,7 +110,7 @@ static bool drv_avoid_lane_beside(const DrvView *view, const DrvBehCtx *ctx, con
  * than a free one beside it, if there is one worth taking. Below the full value the walk still crosses it; a free
  * lane within reach wins. On a straight its wake is worth having: a driver who likes the tow pulls out later. */
 static double drv_avoid_slow_danger(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx,
-                                    double headway_s, const DrvOther *o, bool first_lap)
+                                    double headway_s, double closing, const DrvOther *o, bool first_lap)
 {
     /* On the first lap the field is a pack that has not sorted itself yet: a slower car's lane is devalued earlier and
      * whether or not a lane beside it is worth taking, which keeps the pack spread over the track into the first
@@ -118,7 +118,7 @@ static double drv_avoid_slow_danger(const DrvView *view, const DrvPersonality *p
     if (ctx->plan == NULL || o->laps_ahead < 0)
         return 0.0; /* a lapped car moves over for us (blue flags) */
     double deficit = trk_speed_at(ctx->plan, ctx->s_m + o->ds_m, NULL) - o->speed_mps;
-    if (!(deficit > 0.0) || (!first_lap && !drv_avoid_lane_beside(view, ctx, o, drv_avoid_closing(view, ctx, o))))
+    if (!(deficit > 0.0) || (!first_lap && !drv_avoid_lane_beside(view, ctx, o, closing)))
         return 0.0;
     double tow = ctx->on_straight ? DRV_AVOID_SLOW_TOW_SHARE * p->draft_weight : 0.0;
     double reach_s = first_lap ? DRV_AVOID_SLOW_LAP1_HEADWAY_S : DRV_AVOID_SLOW_HEADWAY_S;
@@ -152,7 +152,7 @@ static double drv_avoid_ahead_danger(const DrvView *view, const DrvPersonality *
     double wake = ctx->on_straight ? DRV_AVOID_WAKE_SHARE * p->draft_weight : 0.0;
     double close_s = DRV_AVOID_CLOSE_HEADWAY_S * (1.0 - wake);
     double close = DRV_AVOID_CLOSE_DANGER * drv_clamp01(1.0 - headway / close_s);
-    return drv_fmax(drv_fmax(urgency, close), drv_avoid_slow_danger(view, p, ctx, headway, o, view->laps_done == 0));
+    return drv_fmax(drv_fmax(urgency, close), drv_avoid_slow_danger(view, p, ctx, headway, closing, o, view->laps_done == 0));
 }
 
 /* A car just behind, beside our line rather than in our wake, has nowhere to go if we cut across in front of it:

@@ -45,20 +45,13 @@
 #define DRV_TRAIN_M 100.0               /* cars this far ahead of the lead, in its lane, set its pace too, m... */
 #define DRV_TRAIN_SHARE 0.8             /* ...at this share of theirs: a lead in a train brakes for the car ahead */
 
-/* A car's pace: its speed over our plan where it is, at most 1. */
-static double drv_pace(const DrvDriver *driver, const DrvView *view, const DrvOther *o)
-{
-    double plan = trk_speed_at(driver->profile, view->s_m + o->ds_m, NULL);
-    return plan > 1.0 ? drv_fmin(o->speed_mps / plan, 1.0) : 1.0;
-}
-
 double drv_follow_points(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o)
 {
     double b = driver->p.grip_use * here->grip_mps2;
     double b_lead = here->grip_mps2;
     double room = drv_fmax(drv_beh_gap_m(view, o) - DRV_FOLLOW_ROOM_M, 0.0);
     double v_lead = o->speed_mps, s_lead = view->s_m + o->ds_m;
-    double pace = drv_pace(driver, view, o);
+    double pace = drv_beh_pace(driver->profile, view->s_m, o);
     double reach = drv_fmin(v_lead * v_lead / (2.0 * b_lead) + DRV_POINTS_EXTRA_M, DRV_POINTS_MAX_REACH_M);
     double x_k[DRV_POINTS_SAMPLES], v_k[DRV_POINTS_SAMPLES];
     bool braking_ahead = false;
@@ -149,13 +142,13 @@ double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHe
      * further on): most leads in view, and neither the train nor the prediction is needed */
     if (room >= hi * (DRV_TIME_REACTION_S + DRV_TIME_HEADWAY_S) + hi * hi / (2.0 * b))
         return INFINITY;
-    DrvLeadWay way = {.plan = driver->profile, .s_m = s_lead, .pace = drv_pace(driver, view, o), .n = 0,
+    DrvLeadWay way = {.plan = driver->profile, .s_m = s_lead, .pace = drv_beh_pace(driver->profile, view->s_m, o), .n = 0,
                       .b_mps2 = drv_corner_braking(g, o->speed_mps, trk_line_curvature(driver->track, s_lead, NULL))};
     way.x[0] = 0.0, way.v[0] = o->speed_mps;
     /* a lead in a train goes no faster than the train: the cars ahead of it in its lane */
     for (const DrvOther *c = o + 1; c < view->others + view->other_count && c->ds_m - o->ds_m < DRV_TRAIN_M; c++)
         if (fabs(c->d_m - o->d_m) < 0.5 * (c->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M)
-            way.pace = drv_fmin(way.pace, DRV_TRAIN_SHARE * drv_pace(driver, view, c));
+            way.pace = drv_fmin(way.pace, DRV_TRAIN_SHARE * drv_beh_pace(driver->profile, view->s_m, c));
     /* A lead whose pace on our plan holds for the next seconds (a straight, no corner it brakes for) is followed
      * closely, in its wake: a faster car held 0.2 s behind it never came into the tow that lets it pull alongside.
      * Braking it does not foresee is met by pulling out beside it (drv_beh_attack.c judges whether that works). */
