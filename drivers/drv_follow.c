@@ -31,7 +31,9 @@
 #define DRV_TIME_HEADWAY_S 0.2          /* time headway kept all through the escape, s */
 #define DRV_TIME_WAKE_REACTION_S 0.15   /* the same two behind a lead with no braking foreseen (in its wake on a */
 #define DRV_TIME_WAKE_HEADWAY_S 0.05    /* straight, where the tow is): the escape is to pull out beside it, s */
-#define DRV_TIME_FORESEE_S 4.0          /* braking foreseen: the lead's pace on our plan drops within this time... */
+/* Braking foreseen: the lead's pace on our plan drops within DRV_TIME_FORESEE_S (foreseen further ahead, a follower
+ * in the tow dropped back long before the braking zone it might have attacked in)... */
+#define DRV_TIME_FORESEE_S 2.5
 #define DRV_TIME_FORESEE_MPS 0.5        /* ...by more than this, m/s... */
 #define DRV_TIME_FORESEE_FULL_S 1.0     /* ...and the full reaction time and headway from this near in time */
 #define DRV_TIME_FORESEE_SAMPLES 8
