@@ -152,7 +152,8 @@ static double drv_avoid_ahead_danger(const DrvView *view, const DrvPersonality *
     double wake = ctx->on_straight ? DRV_AVOID_WAKE_SHARE * p->draft_weight : 0.0;
     double close_s = DRV_AVOID_CLOSE_HEADWAY_S * (1.0 - wake);
     double close = DRV_AVOID_CLOSE_DANGER * drv_clamp01(1.0 - headway / close_s);
-    return drv_fmax(drv_fmax(urgency, close), drv_avoid_slow_danger(view, p, ctx, headway, closing, o, view->laps_done == 0));
+    double slow = drv_avoid_slow_danger(view, p, ctx, headway, closing, o, view->laps_done == 0);
+    return drv_fmax(drv_fmax(urgency, close), slow);
 }
 
 /* A car just behind, beside our line rather than in our wake, has nowhere to go if we cut across in front of it:

@@ -7,7 +7,6 @@
  * nothing, so we do not move across it again, and a car alongside is a wall to us anyway (drv_beh_avoid.c), so the
  * walk always leaves it its room. */
 #include "drv_beh.h"
-#include "drv_math.h"
 
 #include <math.h>
 

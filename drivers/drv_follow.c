@@ -144,7 +144,8 @@ double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHe
      * further on): most leads in view, and neither the train nor the prediction is needed */
     if (room >= hi * (DRV_TIME_REACTION_S + DRV_TIME_HEADWAY_S) + hi * hi / (2.0 * b))
         return INFINITY;
-    DrvLeadWay way = {.plan = driver->profile, .s_m = s_lead, .pace = drv_beh_pace(driver->profile, view->s_m, o), .n = 0,
+    DrvLeadWay way = {.plan = driver->profile, .s_m = s_lead, .pace = drv_beh_pace(driver->profile, view->s_m, o),
+                      .n = 0,
                       .b_mps2 = drv_corner_braking(g, o->speed_mps, trk_line_curvature(driver->track, s_lead, NULL))};
     way.x[0] = 0.0, way.v[0] = o->speed_mps;
     /* a lead in a train goes no faster than the train: the cars ahead of it in its lane */
