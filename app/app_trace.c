@@ -5,7 +5,7 @@
 int app_trace_header(FILE *out)
 {
     return fputs("tick,time_s,number,name,lap,s_m,d_m,speed_mps,lat_speed_mps,target_d_m,target_speed_mps,"
-                 "long_accel_mps2,lat_accel_mps2,alone,braking,drafting,off_track\n",
+                 "long_accel_mps2,lat_accel_mps2,alone,braking,drafting,off_track,limit,attack\n",
                  out) < 0;
 }
 
@@ -37,10 +37,10 @@ int app_trace_tick(FILE *out, SimSession *session)
         const DrvControls *k = &c->last_controls;
         fprintf(out, "%ld,%.2f,%d,", tick, t, c->number);
         app_trace_name(out, c->name);
-        fprintf(out, ",%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%d\n", c->laps + 1, c->s_m, c->d_m,
+        fprintf(out, ",%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%d,%s,%d\n", c->laps + 1, c->s_m, c->d_m,
                 c->speed_mps, c->lat_speed_mps, k->target_d_m, k->target_speed_mps, k->long_accel_mps2,
                 k->lat_accel_mps2, dbg ? dbg->alone : 0, dbg ? dbg->braking_for_danger : 0, c->drafting_now,
-                c->off_track_now);
+                c->off_track_now, drv_limit_name(k->limit), dbg ? dbg->attack : 0);
     }
     return ferror(out) != 0;
 }

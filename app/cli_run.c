@@ -24,7 +24,7 @@ static void cli_run_usage(FILE *out)
             "  --csv FILE|-        write one CSV row per car; - = stdout\n"
             "  --chart FILE.svg    write a lap chart and a gap chart of the race (SVG)\n"
             "  --trace FILE.csv    write every running car at every tick (position, speed, targets, requests,\n"
-            "                      alone/braking/drafting/off-track flags) as CSV\n"
+            "                      flags, what set the target speed, the attack verdict) as CSV\n"
             "  --screenshot FILE   render one frame at --at seconds to a PNG (BMP for a .bmp name; no display\n"
             "                      needed) and exit\n"
             "  --at SECONDS        the moment of the screenshot (default 0); without --screenshot, the window\n"

@@ -45,6 +45,26 @@ typedef struct DrvView {
     int other_count;
 } DrvView;
 
+/* Which limit set a driver's target speed this tick (the lowest of them; a tie goes to the first in this order):
+ * what a trace shows to tell a car slowed by its plan from one slowed by another car or a lane. NONE: a driver
+ * that does not say (0, so a zeroed DrvControls says nothing). */
+typedef enum DrvLimit {
+    DRV_LIMIT_NONE = 0,
+    DRV_LIMIT_PLAN,        /* the speed plan (the racing line's) */
+    DRV_LIMIT_TOW,         /* full throttle up to the engine's limit on a straight, where a tow adds speed */
+    DRV_LIMIT_DANGER,      /* no lane free enough: braking for the car in the path */
+    DRV_LIMIT_FOLLOW,      /* safe following of the car ahead in the lane aimed for */
+    DRV_LIMIT_CLEAR,       /* no time to clear a car ahead */
+    DRV_LIMIT_SINGLE_FILE, /* single file behind a car through a corner */
+    DRV_LIMIT_HELD,        /* a lane held off the line by danger, judged over the braking distance */
+    DRV_LIMIT_REJOIN,      /* the way back to the racing line */
+    DRV_LIMIT_LANE,        /* the cap of the off-line lane aimed for */
+    DRV_LIMIT_COUNT
+} DrvLimit;
+
+/* "plan", "tow", ... as in docs/formats.md (trace columns); "none" for NONE and for values out of range. */
+const char *drv_limit_name(DrvLimit limit);
+
 /* What a driver asks for. The sim enforces physics: it clips the request to engine power, brakes and the
  * friction circle; a car whose path needs more lateral grip than it has slides wide whatever it asked. */
 typedef struct DrvControls {
@@ -53,6 +73,7 @@ typedef struct DrvControls {
     /* what the driver was aiming for, for the viewer and tests */
     double target_d_m;
     double target_speed_mps;
+    DrvLimit limit; /* what set target_speed_mps */
 } DrvControls;
 
 /* The interface the sim calls. `self` is the driver's own state. */
@@ -176,6 +197,7 @@ typedef struct DrvDebug {
     DrvResolver resolver;
     long tick;                       /* the tick of the decision these maps come from ([map] decide_hz) */
     bool alone;                      /* no car in reach: no maps built (slots = 0), the racing line is the choice */
+    bool attack;                     /* the attack on the car followed holds (drv_beh_attack.c's verdict) */
 } DrvDebug;
 
 /* NULL for models that keep no maps. */

@@ -166,6 +166,7 @@ void drv_context_decide(DrvDriver *driver, const DrvView *view, DrvHere *here, d
         driver->debug.alone = true;
         driver->debug.chosen_d_m = line_d_m;
         driver->debug.braking_for_danger = false;
+        driver->debug.attack = false;
         driver->debug.tick = view->tick;
         return;
     }
@@ -213,4 +214,5 @@ void drv_context_decide(DrvDriver *driver, const DrvView *view, DrvHere *here, d
     driver->plan.braking = res.chosen_danger > p->aggression || res.no_slot;
     driver->plan.line_blocked = drv_line_blocked(driver, view, here, &map, &res);
     drv_debug_fill(&driver->debug, &map, &res, driver->plan.braking, p->resolver, view->tick);
+    driver->debug.attack = ctx.attack.feasible;
 }

@@ -281,6 +281,26 @@ double drv_line_outside(const DrvHeldLine *held, double lo_d, double hi_d)
     return out;
 }
 
+/* drv_fmin(v, cap), and the limit that set it when cap is below v (a trace tells what slowed the car). */
+static double drv_cap(double v, double cap, DrvLimit kind, DrvLimit *limit)
+{
+    double r = drv_fmin(v, cap);
+    if (r < v)
+        *limit = kind;
+    return r;
+}
+
+const char *drv_limit_name(DrvLimit limit)
+{
+    static const char *const names[DRV_LIMIT_COUNT] = {
+        [DRV_LIMIT_NONE] = "none",     [DRV_LIMIT_PLAN] = "plan",       [DRV_LIMIT_TOW] = "tow",
+        [DRV_LIMIT_DANGER] = "danger", [DRV_LIMIT_FOLLOW] = "follow",   [DRV_LIMIT_CLEAR] = "clear",
+        [DRV_LIMIT_SINGLE_FILE] = "single_file", [DRV_LIMIT_HELD] = "held", [DRV_LIMIT_REJOIN] = "rejoin",
+        [DRV_LIMIT_LANE] = "lane",
+    };
+    return (int)limit >= 0 && limit < DRV_LIMIT_COUNT ? names[limit] : "none";
+}
+
 /* The speed plan pulled toward a lane's cap (when below it) by how far off the line the car is: `w_line` 1 on the
  * line (the plan), 0 a band's width off it (the cap), m/s. */
 static double drv_capped_plan(double v_plan, double v_cap, double w_line)
@@ -464,6 +484,7 @@ void drv_drive_control(DrvDriver *driver, const DrvView *view, double target_d, 
     /* the plan's own acceleration at our speed: v dv/ds */
     double a_plan = v * (v_next - v_plan) / ahead_m;
     double target_v = v_plan;
+    DrvLimit limit = DRV_LIMIT_PLAN;
     /* The braking the plan does here was worked out with the corner's grip: it goes first in the friction circle,
      * and so does braking to stay behind a car ahead. More than that, for a lane's cap, comes after the corner
      * (drv_share_grip): braking for a cap mid-corner took the grip the corner needed and slid the car wide. */
@@ -475,6 +496,7 @@ void drv_drive_control(DrvDriver *driver, const DrvView *view, double target_d, 
         double v_limit = trk_speed_limit_at(driver->profile, s, NULL) * driver->noise.speed_scale;
         if (v_limit > v_plan) {
             target_v = v_limit;
+            limit = DRV_LIMIT_TOW;
             a_plan = DRV_FULL_THROTTLE_MPS2;
         }
     }
@@ -482,7 +504,7 @@ void drv_drive_control(DrvDriver *driver, const DrvView *view, double target_d, 
     int first = drv_first_ahead(view);
     if (braking) {
         const DrvOther *o = drv_car_in_path(view, first, target_d);
-        target_v = drv_fmin(target_v, o ? drv_follow_speed(view, p, o) : 0.97 * v);
+        target_v = drv_cap(target_v, o ? drv_follow_speed(view, p, o) : 0.97 * v, DRV_LIMIT_DANGER, &limit);
     }
     /* a car ahead in the lane we aim for: we mean to stay behind it, so we follow it now, while there is still
      * room to shed the speed (the danger of a car ahead passes the aggression only when contact is close) */
@@ -491,10 +513,10 @@ void drv_drive_control(DrvDriver *driver, const DrvView *view, double target_d, 
         double v_safe = drv_follow_safe_speed(view, driver, here, lead);
         if (v_safe < target_v)
             brake_first = INFINITY;
-        target_v = drv_fmin(target_v, v_safe);
+        target_v = drv_cap(target_v, v_safe, DRV_LIMIT_FOLLOW, &limit);
     }
-    target_v = drv_fmin(target_v, drv_no_time_to_clear(view, first, p));
-    target_v = drv_fmin(target_v, drv_single_file_speed(driver, view, first, p));
+    target_v = drv_cap(target_v, drv_no_time_to_clear(view, first, p), DRV_LIMIT_CLEAR, &limit);
+    target_v = drv_cap(target_v, drv_single_file_speed(driver, view, first, p), DRV_LIMIT_SINGLE_FILE, &limit);
     /* off the line now, or aiming off it: the lanes' caps, in proportion */
     double line_here = here->spot.line_d_m;
     double off_here = drv_fmax(fabs(view->d_m - line_here) - DRV_LINE_TRACK_TOL_M, 0.0);
@@ -510,13 +532,15 @@ void drv_drive_control(DrvDriver *driver, const DrvView *view, double target_d, 
      * line where they cross, and the lane's cap took over a few metres later, too late to brake for it without the
      * grip to stop a sideways slide (the S-bend's lap-1 contacts). So it is judged over the braking distance. */
     if (driver->plan.line_blocked)
-        target_v = drv_fmin(target_v, drv_held_speed(driver, view, target_d, v_plan, v_off, here));
+        target_v =
+            drv_cap(target_v, drv_held_speed(driver, view, target_d, v_plan, v_off, here), DRV_LIMIT_HELD, &limit);
     if (off_aim <= 0.0 && !driver->plan.line_blocked) {
         /* aiming for the line: the way back to it, not a lane of constant offset through every corner ahead */
         if (off_here > 0.0)
-            target_v = drv_fmin(target_v, drv_rejoin_speed(driver, view, here, view->d_m - line_here));
+            target_v = drv_cap(target_v, drv_rejoin_speed(driver, view, here, view->d_m - line_here), DRV_LIMIT_REJOIN,
+                               &limit);
     } else if (w_line < 1.0) {
-        target_v = drv_fmin(target_v, drv_capped_plan(v_plan, v_off, w_line));
+        target_v = drv_cap(target_v, drv_capped_plan(v_plan, v_off, w_line), DRV_LIMIT_LANE, &limit);
     }
     if (target_v < v_free)
         a_plan = drv_fmin(a_plan, 0.0); /* following a car: the plan's slope no longer applies, only its braking */
@@ -529,4 +553,5 @@ void drv_drive_control(DrvDriver *driver, const DrvView *view, double target_d, 
     out->lat_accel_mps2 = lat;
     out->target_d_m = target_d;
     out->target_speed_mps = target_v;
+    out->limit = limit;
 }

@@ -64,21 +64,44 @@ else
     fail=$((fail + 1)); echo "FAIL long name cut or columns misaligned"; cat "$tmp/out"
 fi
 
-# --trace: a header and one row of 17 columns per running car per tick, ticks from 0 up to the race's last
+# --trace: a header and one row of 19 columns per running car per tick, ticks from 0 up to the race's last
 check trace 0 "" "$prog" run "$race" --headless --quiet --trace "$tmp/trace.csv" --json "$tmp/trace.json"
 if python3 - "$tmp/trace.csv" "$tmp/trace.json" <<'PY'
 import csv, json, sys
 rows = list(csv.reader(open(sys.argv[1])))
 race = json.load(open(sys.argv[2]))
 head = rows[0]
-ok = head[:4] == ["tick", "time_s", "number", "name"] and len(head) == 17 and len(rows) > 100
-ok = ok and all(len(r) == 17 for r in rows[1:]) and rows[1][0] == "0"
+ok = head[:4] == ["tick", "time_s", "number", "name"] and head[-2:] == ["limit", "attack"] and len(head) == 19
+ok = ok and len(rows) > 100 and all(len(r) == 19 for r in rows[1:]) and rows[1][0] == "0"
 ok = ok and int(rows[-1][0]) == race["ticks"] - 1
 names = {c["name"] for c in race["cars"]}
 ok = ok and {r[3] for r in rows[1:]} == names
 sys.exit(0 if ok else 1)
 PY
 then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL trace rows"; fi
+# the trace's limit and attack columns: a car alone on gp is only ever slowed by its plan or its way back to the line
+# and never attacks; Ace placed 40 m behind Vera (2.9 s a lap slower alone) follows her for part of every lap and
+# finds an attack on her at some point of 4 laps
+here=$(pwd)
+printf '[race]\ntrack = %s/data/tracks/gp.ini\nlaps = 2\nseed = 1\n[start]\ncar = %s/data/drivers/ace.ini, 1000, 0, 40\n' \
+    "$here" "$here" >"$tmp/alone.ini"
+printf '[race]\ntrack = %s/data/tracks/gp.ini\nlaps = 4\nseed = 1\n[start]\ncar = %s/data/drivers/vera.ini, 1040, 0, 40
+car = %s/data/drivers/ace.ini, 1000, 0, 40\n' "$here" "$here" "$here" >"$tmp/pair.ini"
+"$prog" run "$tmp/alone.ini" --headless --quiet --trace "$tmp/alone.csv" >/dev/null 2>&1
+"$prog" run "$tmp/pair.ini" --headless --quiet --trace "$tmp/pair.csv" >/dev/null 2>&1
+if python3 - "$tmp/alone.csv" "$tmp/pair.csv" <<'PY'
+import csv, sys
+alone = list(csv.DictReader(open(sys.argv[1])))
+pair = [r for r in csv.DictReader(open(sys.argv[2])) if r["name"] == "Ace Moreau"]
+limits = {"none", "plan", "tow", "danger", "follow", "clear", "single_file", "held", "rejoin", "lane"}
+ok = len(alone) > 1000 and {r["limit"] for r in alone} <= {"none", "plan", "tow", "rejoin"}
+ok = ok and {r["limit"] for r in alone} >= {"plan", "tow"} and all(r["attack"] == "0" for r in alone)
+follow = sum(r["limit"] == "follow" for r in pair)
+ok = ok and {r["limit"] for r in pair} <= limits and {r["attack"] for r in pair} == {"0", "1"}
+ok = ok and 0.05 * len(pair) < follow < 0.95 * len(pair)
+sys.exit(0 if ok else 1)
+PY
+then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL trace limit and attack"; fi
 # classified totals: every overtake and collision has one kind; the kinds add up
 "$prog" run data/races/default.ini --headless --quiet --seed 3 --shuffle-grid --json "$tmp/kinds.json" >/dev/null 2>&1
 if python3 - "$tmp/kinds.json" <<'PY'
