@@ -21,56 +21,8 @@
 #define DRV_COMMIT_MAX 0.09        /* the full value: under the walk's floor (0.1) */
 #define DRV_COMMIT_LINE_BAND_M 1.0 /* no danger this close to the line; full danger from twice this */
 
-/* The slot loop of drv_beh_commit for a valid column and finite slot offsets (every offset between the first and
- * the last slot's is then finite too: slot_d falls with the slot index), in three passes instead of one loop with
- * branches: the lanes' place of every slot (drv_lanes_place), the two lane speeds each slot reads (the only part
- * that must index an array by a computed lane, kept in a pass of its own), then the level of every slot and its
- * merge with selects. The first and the last pass vectorise; every value is computed by the same operations as
- * drv_lanes_column_speed and the loop in drv_beh_commit give it. A slot that loop skips (off <= 0 or shortfall <=
- * 0) computes a level too, which the merge then leaves out, so the map is the same bit for bit (test_drv_fast.c:
- * test_commit_matches_reference). */
-static void drv_commit_slots(const DrvLanesColumn *col, const DrvBehCtx *ctx, DrvContextMap *map, double v_ref,
-                             double inv_band, double line_band)
-{
-    const int n = map->slots, count = col->count;
-    const double left = map->d_left_m, step = map->step_m, d0 = col->d0_m, spacing = col->spacing_m;
-    const double top = count - 1.0, line_d = ctx->line_d_m;
-    double t[DRV_MAX_SLOTS], va[DRV_MAX_SLOTS], vb[DRV_MAX_SLOTS];
-    int lane[DRV_MAX_SLOTS];
-    for (int i = 0; i < n; i++) {
-        double fl = ((left - i * step) - d0) / spacing; /* drv_lanes_place at drv_map_slot_d(map, i) */
-        fl = fl < top ? fl : top;
-        fl = fl > 0.0 ? fl : 0.0;
-        int k = (int)fl;
-        k -= k >= count - 1; /* fl <= count - 1, so this is drv_lanes_place's k = count - 2, without a branch */
-        lane[i] = k;
-        t[i] = fl - k;
-    }
-    for (int i = 0; i < n; i++) {
-        va[i] = col->v_mps[lane[i]];
-        vb[i] = col->v_mps[lane[i] + 1];
-    }
-    float *danger = map->danger;
-    for (int i = 0; i < n; i++) {
-        double off = fabs((left - i * step) - line_d) - line_band;
-        double shortfall = v_ref - ((1.0 - t[i]) * va[i] + t[i] * vb[i]);
-        /* off >= line_band ? 1.0 : off / line_band, as a select on the quotient, which is then needed either way
-         * (a division the compiler may not hoist out of a branch keeps the loop from vectorising): rounding is
-         * monotonic and 1 exact, so off >= line_band (> 0) gives a quotient >= 1, and off < line_band one <= 1,
-         * which is 1.0 itself when it is not below 1; NaN stays NaN */
-        double q = off / line_band;
-        double near_line = q > 1.0 ? 1.0 : q;
-        /* DRV_COMMIT_MAX * (share < 1.0 ? share : 1.0), as a select on the product, likewise: share < 1 gives a
-         * product <= DRV_COMMIT_MAX (then the product either way), share >= 1 or NaN gives DRV_COMMIT_MAX */
-        double full = DRV_COMMIT_MAX * (shortfall * inv_band);
-        float level = (float)((full < DRV_COMMIT_MAX ? full : DRV_COMMIT_MAX) * near_line);
-        bool write = !(off <= 0.0) & !(shortfall <= 0.0) & (level > danger[i]); /* & : no branch */
-        danger[i] = write ? level : danger[i];
-    }
-}
-
-/* The slot loop as first written, one slot at a time, for what drv_commit_slots does not take (lanes too many for
- * a column: col NULL; a column at a non-finite s; non-finite slot offsets). */
+/* The slot loop: each slot's lane cap (from the column of lanes at this s when there is one, else read for the slot)
+ * against the reference speed. */
 static void drv_commit_each(const DrvView *view, const DrvBehCtx *ctx, const DrvLanesColumn *col, DrvContextMap *map,
                             double v_ref, double inv_band, double line_band)
 {
@@ -125,10 +77,10 @@ void drv_beh_commit(const DrvView *view, const DrvPersonality *p, const DrvBehCt
          * than v_ref by more than the rounding of drv_lanes_column_speed: a slot's cap (1 - t) a + t b, with t in
          * [0, 1] and a, b >= m > 0, rounds (three roundings) to no less than m (1 - 3 2^-53), and
          * m * (1.0 - 1e-15) (1 - 9 2^-53 as a double) rounds to at most m (1 - 7 2^-53): when that is >= v_ref,
-         * every slot's shortfall is < 0 and drv_commit_slots would write nothing. */
+         * every slot's shortfall is < 0 and the slot loop would write nothing. */
         if (m > 0.0 && m * (1.0 - 1e-15) >= v_ref)
             return;
-        drv_commit_slots(&col, ctx, map, v_ref, inv_band, line_band);
+        drv_commit_each(view, ctx, &col, map, v_ref, inv_band, line_band);
         return;
     }
     /* lanes too many for a column, too few to interpolate between, or non-finite slot offsets */
