@@ -59,6 +59,7 @@ void drv_beh_commit(const DrvView *view, const DrvPersonality *p, const DrvBehCt
     double d_first = drv_map_slot_d(map, 0), d_last = drv_map_slot_d(map, map->slots - 1);
     const DrvLanes *lanes = ctx->lanes;
     DrvLanesColumn col;
+    const DrvLanesColumn *column = NULL; /* NULL: each slot reads the lanes itself */
     if (lanes->count >= 2 && lanes->count <= DRV_LANES_COLUMN_MAX && isfinite(d_first) && isfinite(d_last)) {
         /* Every slot reads the lanes at the same s: interpolate along s once per lane, and only for the lanes the
          * slots read. Slot offsets fall with the slot index (d_left_m - i step_m, step_m > 0) and drv_lanes_place's
@@ -69,23 +70,16 @@ void drv_beh_commit(const DrvView *view, const DrvPersonality *p, const DrvBehCt
         drv_lanes_place(lanes->d0_m, lanes->spacing_m, lanes->count, d_last, &j_lo, &t);
         drv_lanes_place(lanes->d0_m, lanes->spacing_m, lanes->count, d_first, &j_hi, &t);
         double m = drv_lanes_column_part(lanes, view->s_m, j_lo, j_hi + 1, &col);
-        if (!col.valid) {
-            drv_commit_each(view, ctx, &col, map, v_ref, inv_band, line_band);
-            return;
-        }
         /* No slot can get danger (the usual case on a straight) when the slowest lane the slots read, m, is faster
          * than v_ref by more than the rounding of drv_lanes_column_speed: a slot's cap (1 - t) a + t b, with t in
          * [0, 1] and a, b >= m > 0, rounds (three roundings) to no less than m (1 - 3 2^-53), and
          * m * (1.0 - 1e-15) (1 - 9 2^-53 as a double) rounds to at most m (1 - 7 2^-53): when that is >= v_ref,
          * every slot's shortfall is < 0 and the slot loop would write nothing. */
-        if (m > 0.0 && m * (1.0 - 1e-15) >= v_ref)
+        if (col.valid && m > 0.0 && m * (1.0 - 1e-15) >= v_ref)
             return;
-        drv_commit_each(view, ctx, &col, map, v_ref, inv_band, line_band);
-        return;
+        column = &col;
+    } else if (drv_lanes_column(lanes, view->s_m, &col)) {
+        column = &col; /* lanes too many for a part column, too few to interpolate between, or non-finite offsets */
     }
-    /* lanes too many for a column, too few to interpolate between, or non-finite slot offsets */
-    if (!drv_lanes_column(lanes, view->s_m, &col))
-        drv_commit_each(view, ctx, NULL, map, v_ref, inv_band, line_band);
-    else
-        drv_commit_each(view, ctx, &col, map, v_ref, inv_band, line_band);
+    drv_commit_each(view, ctx, column, map, v_ref, inv_band, line_band);
 }

@@ -293,9 +293,15 @@ static double drv_cap(double v, double cap, DrvLimit kind, DrvLimit *limit)
 const char *drv_limit_name(DrvLimit limit)
 {
     static const char *const names[DRV_LIMIT_COUNT] = {
-        [DRV_LIMIT_NONE] = "none",     [DRV_LIMIT_PLAN] = "plan",       [DRV_LIMIT_TOW] = "tow",
-        [DRV_LIMIT_DANGER] = "danger", [DRV_LIMIT_FOLLOW] = "follow",   [DRV_LIMIT_CLEAR] = "clear",
-        [DRV_LIMIT_SINGLE_FILE] = "single_file", [DRV_LIMIT_HELD] = "held", [DRV_LIMIT_REJOIN] = "rejoin",
+        [DRV_LIMIT_NONE] = "none",
+        [DRV_LIMIT_PLAN] = "plan",
+        [DRV_LIMIT_TOW] = "tow",
+        [DRV_LIMIT_DANGER] = "danger",
+        [DRV_LIMIT_FOLLOW] = "follow",
+        [DRV_LIMIT_CLEAR] = "clear",
+        [DRV_LIMIT_SINGLE_FILE] = "single_file",
+        [DRV_LIMIT_HELD] = "held",
+        [DRV_LIMIT_REJOIN] = "rejoin",
         [DRV_LIMIT_LANE] = "lane",
     };
     return (int)limit >= 0 && limit < DRV_LIMIT_COUNT ? names[limit] : "none";
