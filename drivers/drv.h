@@ -26,6 +26,7 @@ typedef struct DrvOther {
     double lat_speed_mps;   /* its lateral speed, left positive */
     double length_m, width_m;
     int laps_ahead;         /* race laps it is ahead of us (negative: a lapped car); 0 = same lap */
+    const TrkSpeedProfile *plan; /* its driver's speed plan along the racing line (drv_plan); NULL = unknown */
 } DrvOther;
 
 typedef struct DrvView {
@@ -175,6 +176,9 @@ void drv_think(DrvDriver *driver, const DrvView *view, DrvControls *out);
 /* Matches DrvThinkFn, with self = DrvDriver*. */
 void drv_think_fn(void *self, const DrvView *view, DrvControls *out);
 const DrvPersonality *drv_personality(const DrvDriver *driver);
+/* The speed plan the driver aims for along the racing line (its grip use's): what the sim shows the other drivers,
+ * who predict this car along it (DrvOther.plan). */
+const TrkSpeedProfile *drv_plan(const DrvDriver *driver);
 
 /* A driver's changing state (its noise generator, the held plan, the previous maps of the hysteresis, the last
  * decision's maps), for keyframes: saved into drv_state_bytes() bytes and restored into the same driver, a race

@@ -71,11 +71,23 @@ bool drv_beh_avoid_reaches(const DrvView *view, const DrvPersonality *p, const D
 bool drv_beh_draft_reaches(const DrvView *view, const DrvPersonality *p, const DrvOther *o, double margin_m,
                            double margin_mps);
 
+/* A car off the racing line that aims for it is back on it this far ahead in time, or in metres, whichever is
+ * further: how a driver plans its own way back (drv_drive.c) and predicts another's (drv_beh_attack.c). */
+#define DRV_BEH_REJOIN_S 1.5
+#define DRV_BEH_REJOIN_MIN_M 30.0
+
 /* Lateral clearance added to the combined half-widths of two cars when judging overlap, m. */
 #define DRV_BEH_SIDE_MARGIN_M 0.3
 
-/* A car's pace: its speed over our plan where it is, at most 1 (1 where the plan is at a standstill). What a car
- * ahead is predicted by, along our plan (safe following, the attack's verdict). */
+/* The speed plan a car ahead is predicted along: its own, when the view shows it (DrvOther.plan), else ours. */
+static inline const TrkSpeedProfile *drv_beh_plan_of(const TrkSpeedProfile *ours, const DrvOther *o)
+{
+    return o->plan != NULL ? o->plan : ours;
+}
+
+/* A car's pace: its speed over a plan where it is, at most 1 (1 where the plan is at a standstill). What a car
+ * ahead is predicted by, along its plan (drv_beh_plan_of: safe following, the attack's verdict): a car below its
+ * plan (held in a train, lifting) is predicted that much below it. */
 static inline double drv_beh_pace(const TrkSpeedProfile *plan, double s_m, const DrvOther *o)
 {
     double v = trk_speed_at(plan, s_m + o->ds_m, NULL);

@@ -3,9 +3,14 @@
  * The car we follow (the nearest car ahead in our lane) can be passed only on a side where we get alongside it before
  * its racing line needs that side: at a corner's turn-in the line crosses the track, and a car that dives beside it
  * too late has to back off across its wake, which cost half a second or more a corner. So both cars are run forward
- * in time: we on the lane beside it at that lane's cap (drv_lanes.h: the braking for every corner ahead on it), it on
- * our plan at its present pace (its speed over our plan where it is). The attack holds when our nose is past its tail
- * (overlapping it: it has to leave us room) before its line comes within a car's width of our lane.
+ * in time: we on the lane beside it at that lane's cap (drv_lanes.h: the braking for every corner ahead on it), it
+ * along its own speed plan at its present pace (drv_beh_plan_of: a slower driver brakes earlier and corners slower),
+ * from where it is back onto its line over a driver's way back. The attack holds when our nose is past its tail
+ * (overlapping it: it has to leave us room) before it comes within a car's width of our lane. Once the move has
+ * begun (we are off its line toward the lane) it holds with a little less overlap, so that a verdict short by a
+ * fraction of a metre one decision does not leave the car half out of the wake the next; and while the car aims for
+ * the attack's lane, that lane's caps count only where they are below the plan, so it keeps the tow's throttle
+ * (drv_drive.c).
  *
  * The verdict (drv_attack_judge, read once a tick into DrvBehCtx) decides two things: interest in that lane (this
  * behaviour, scaled by the driver's attack), and whether the car's closeness devalues its lane at all
@@ -21,6 +26,8 @@
 #define DRV_ATTACK_DT_S 0.2          /* step of the two cars' predicted ways, s */
 #define DRV_ATTACK_STEPS 40          /* ...this many (8 s) */
 #define DRV_ATTACK_OVERLAP_M 1.0     /* alongside: our nose this far past its tail (it must leave us room), m */
+#define DRV_ATTACK_UNDER_WAY_M 0.5   /* an attack is under way once we are this far off its line toward the lane... */
+#define DRV_ATTACK_KEEP_M 1.5        /* ...and then holds with this much less overlap, m */
 #define DRV_ATTACK_SPARE_M 0.5       /* room between the attacked car and our lane beyond the side margin, m */
 #define DRV_ATTACK_INTEREST_MIN 0.6  /* interest in the attack lane for a driver whose attack is 0... */
 #define DRV_ATTACK_INTEREST_MAX 1.0  /* ...and for one whose attack is 1 */
@@ -45,11 +52,18 @@ static const DrvOther *drv_attack_followed(const DrvView *view)
 /* Whether, on the lane at offset d beside car o, we get our nose past its tail before its line needs our lane. */
 static bool drv_attack_lane_holds(const DrvView *view, const DrvBehCtx *ctx, const DrvOther *o, double d)
 {
-    double pace = drv_beh_pace(ctx->plan, ctx->s_m, o);
+    /* once the move has begun, a verdict that flipped back for a fraction of a metre left the car half out of the
+     * wake, without its tow and without the lane */
+    bool under_way = (view->d_m - o->d_m) * (d - o->d_m) > 0.0 && fabs(view->d_m - o->d_m) >= DRV_ATTACK_UNDER_WAY_M;
+    const TrkSpeedProfile *plan_o = drv_beh_plan_of(ctx->plan, o);
+    double pace = drv_beh_pace(plan_o, ctx->s_m, o);
     double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
     double x = 0.0, v = view->speed_mps;   /* we: our centre, from where we are */
     double xo = o->ds_m, vo = o->speed_mps; /* it: its centre */
-    const double along = 0.5 * (view->length_m + o->length_m) - DRV_ATTACK_OVERLAP_M;
+    const double along =
+        0.5 * (view->length_m + o->length_m) - DRV_ATTACK_OVERLAP_M + (under_way ? DRV_ATTACK_KEEP_M : 0.0);
+    /* it is off its line by e0 now, and back on it over its way back (as a driver's own, drv_drive.c) */
+    double e0 = 0.0, back = drv_fmax(DRV_BEH_REJOIN_MIN_M, o->speed_mps * DRV_BEH_REJOIN_S);
     for (int k = 0; k <= DRV_ATTACK_STEPS; k++) {
         if (x + along >= xo)
             return true;
@@ -57,10 +71,13 @@ static bool drv_attack_lane_holds(const DrvView *view, const DrvBehCtx *ctx, con
             break;
         double s_o = ctx->s_m + xo, line_o;
         trk_line_d_n(ctx->track, &s_o, &line_o, 1);
-        if (fabs(line_o - d) < half)
+        if (k == 0)
+            e0 = o->d_m - line_o;
+        double d_o = line_o + e0 * drv_fmax(1.0 - (xo - o->ds_m) / back, 0.0);
+        if (fabs(d_o - d) < half)
             return false; /* it turns in across our lane before we are alongside */
         v = drv_fmin(v, drv_lanes_speed(ctx->lanes, ctx->s_m + x, d));
-        vo = drv_fmin(vo, pace * trk_speed_at(ctx->plan, s_o, NULL));
+        vo = drv_fmin(vo, pace * trk_speed_at(plan_o, s_o, NULL));
         x += v * DRV_ATTACK_DT_S;
         xo += vo * DRV_ATTACK_DT_S;
     }

@@ -23,6 +23,7 @@
 #define DRV_ALONE_MARGIN_M 5.0           /* a car ahead this much beyond a behaviour's reach is still company, m */
 #define DRV_ALONE_MARGIN_MPS 1.0         /* and one this much past its speed thresholds, m/s */
 #define DRV_ALONE_BEHIND_M 70.0          /* beyond the blue-flag range (60 m) */
+#define DRV_ATTACK_AIM_M 1.0             /* a chosen offset this near the attack's lane is the attack, m */
 #define DRV_HELD_DANGER 0.7f           /* danger from which a lane is closed to us for the length of a sweep */
 
 static DrvBehaviourFn *const drv_behaviours[] = {
@@ -160,7 +161,7 @@ void drv_context_decide(DrvDriver *driver, const DrvView *view, DrvHere *here, d
      * blend with maps from before it was alone. */
     if (drv_context_alone(view, p)) {
         driver->plan = (DrvPlan){.valid = true, .on_line = true, .target_d_m = line_d_m, .braking = false,
-                                 .line_blocked = false};
+                                 .line_blocked = false, .attacking = false};
         driver->has_prev = false;
         driver->debug.slots = 0;
         driver->debug.alone = true;
@@ -213,6 +214,7 @@ void drv_context_decide(DrvDriver *driver, const DrvView *view, DrvHere *here, d
     driver->plan.target_d_m = res.chosen_d_m;
     driver->plan.braking = res.chosen_danger > p->aggression || res.no_slot;
     driver->plan.line_blocked = drv_line_blocked(driver, view, here, &map, &res);
+    driver->plan.attacking = ctx.attack.feasible && fabs(res.chosen_d_m - ctx.attack.d_m) < DRV_ATTACK_AIM_M;
     drv_debug_fill(&driver->debug, &map, &res, driver->plan.braking, p->resolver, view->tick);
     driver->debug.attack = ctx.attack.feasible;
 }

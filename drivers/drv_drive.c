@@ -40,8 +40,6 @@
 #define DRV_FILE_DROP_GAIN 0.5         /* 1/s per metre of overlap */
 #define DRV_HELD_BRAKE_SHARE 0.8       /* of the lanes' grip: the braking counted on to come down to a lane's cap */
 #define DRV_HELD_MIN_REACH_S 0.5       /* s: the line is read at least this far ahead in time */
-#define DRV_REJOIN_TIME_S 1.5          /* a car off the line is back on it this far ahead in time... */
-#define DRV_REJOIN_MIN_M 30.0          /* ...or this far ahead in metres, whichever is further */
 #define DRV_REJOIN_SAMPLES 8           /* points of the way back checked */
 #define DRV_REJOIN_DRIFT_M2PS 0.5      /* offset times lateral speed away from the line: a drift */
 #define DRV_TOW_MAX_CURVATURE 0.002    /* 1/m: where the car may beat its plan's acceleration (a radius of 500 m) */
@@ -348,7 +346,7 @@ static double drv_held_speed(const DrvDriver *driver, const DrvView *view, doubl
  * parallel curve e inside a line of curvature k has curvature k / (1 - k e)), with room to brake to it. m/s. */
 static double drv_rejoin_speed(const DrvDriver *driver, const DrvView *view, const DrvHere *here, double err_m)
 {
-    double reach = drv_fmax(DRV_REJOIN_MIN_M, view->speed_mps * DRV_REJOIN_TIME_S);
+    double reach = drv_fmax(DRV_BEH_REJOIN_MIN_M, view->speed_mps * DRV_BEH_REJOIN_S);
     double a = drv_held_brake_mps2(driver, here);
     double v_max = INFINITY;
     int hint = -1;
@@ -537,16 +535,22 @@ void drv_drive_control(DrvDriver *driver, const DrvView *view, double target_d, 
     /* a target held off the line by danger is a lane the line only crosses: judged at one point it counts as on the
      * line where they cross, and the lane's cap took over a few metres later, too late to brake for it without the
      * grip to stop a sideways slide (the S-bend's lap-1 contacts). So it is judged over the braking distance. */
-    if (driver->plan.line_blocked)
-        target_v =
-            drv_cap(target_v, drv_held_speed(driver, view, target_d, v_plan, v_off, here), DRV_LIMIT_HELD, &limit);
+    /* an attack keeps the tow's throttle on its lane: its caps count only where they are below the plan */
+    bool attacking = driver->plan.attacking;
+    if (driver->plan.line_blocked) {
+        double v_held = drv_held_speed(driver, view, target_d, v_plan, v_off, here);
+        if (!attacking || v_held < v_plan)
+            target_v = drv_cap(target_v, v_held, DRV_LIMIT_HELD, &limit);
+    }
     if (off_aim <= 0.0 && !driver->plan.line_blocked) {
         /* aiming for the line: the way back to it, not a lane of constant offset through every corner ahead */
         if (off_here > 0.0)
             target_v = drv_cap(target_v, drv_rejoin_speed(driver, view, here, view->d_m - line_here), DRV_LIMIT_REJOIN,
                                &limit);
     } else if (w_line < 1.0) {
-        target_v = drv_cap(target_v, drv_capped_plan(v_plan, v_off, w_line), DRV_LIMIT_LANE, &limit);
+        double v_lane = drv_capped_plan(v_plan, v_off, w_line);
+        if (!attacking || v_lane < v_plan)
+            target_v = drv_cap(target_v, v_lane, DRV_LIMIT_LANE, &limit);
     }
     if (target_v < v_free)
         a_plan = drv_fmin(a_plan, 0.0); /* following a car: the plan's slope no longer applies, only its braking */

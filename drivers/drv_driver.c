@@ -214,6 +214,8 @@ void drv_think_fn(void *self, const DrvView *view, DrvControls *out) { drv_think
 
 const DrvPersonality *drv_personality(const DrvDriver *driver) { return &driver->p; }
 
+const TrkSpeedProfile *drv_plan(const DrvDriver *driver) { return driver->profile; }
+
 const DrvDebug *drv_debug(const DrvDriver *driver)
 {
     return driver->p.model == DRV_MODEL_CONTEXT ? &driver->debug : NULL;

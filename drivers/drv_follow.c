@@ -10,8 +10,9 @@
  *   at each moment: it may carry more speed into a braking zone than the lead as long as it can still brake in time,
  *   which is how a faster car closes up on a slower one and gets alongside. Behind a lead with no braking foreseen
  *   (in its tow on a straight) the reaction time and the headway are short, and grow as its braking comes nearer.
- * Both predict the lead braking at the limit from now, but never below a share of its pace on our plan (its speed now
- * over our plan where it is): it brakes for the corners we brake for, not to a stop. */
+ * Both predict the lead braking at the limit from now, but never below a share of its pace on its plan (its speed now
+ * over the speed plan its driver aims for, which the view shows: drv_beh_plan_of): it brakes for the corners it
+ * brakes for, where its plan brakes for them, not to a stop. */
 #include "drv_follow.h"
 #include "drv_beh.h"
 #include "drv_math.h"
@@ -22,16 +23,16 @@
 #define DRV_POINTS_REACTION_S 0.4       /* same points: our reaction time to the lead's braking, s */
 #define DRV_POINTS_WAKE_REACTION_S 0.15 /* the same behind a lead with no braking foreseen, s */
 #define DRV_POINTS_BRAKING_MPS 0.5      /* a drop of its predicted speed by this much is braking foreseen */
-#define DRV_POINTS_PACE_SHARE 0.99      /* the lead's predicted speed: this share of its pace on our plan */
+#define DRV_POINTS_PACE_SHARE 0.99      /* the lead's predicted speed: this share of its pace on its plan */
 #define DRV_POINTS_SAMPLES 8            /* points of the lead's predicted way checked */
 #define DRV_POINTS_EXTRA_M 20.0         /* read this far beyond its braking distance, m */
 #define DRV_POINTS_MAX_REACH_M 200.0
 #define DRV_TIME_REACTION_S 0.4         /* in time: our reaction time to the lead's braking, s */
-#define DRV_TIME_PACE_SHARE 0.9         /* the lead is predicted no slower than this share of its pace on our plan */
+#define DRV_TIME_PACE_SHARE 0.9         /* the lead is predicted no slower than this share of its pace on its plan */
 #define DRV_TIME_HEADWAY_S 0.2          /* time headway kept all through the escape, s */
 #define DRV_TIME_WAKE_REACTION_S 0.15   /* the same two behind a lead with no braking foreseen (in its wake on a */
 #define DRV_TIME_WAKE_HEADWAY_S 0.05    /* straight, where the tow is): the escape is to pull out beside it, s */
-/* Braking foreseen: the lead's pace on our plan drops within DRV_TIME_FORESEE_S (foreseen further ahead, a follower
+/* Braking foreseen: the lead's pace on its plan drops within DRV_TIME_FORESEE_S (foreseen further ahead, a follower
  * in the tow dropped back long before the braking zone it might have attacked in)... */
 #define DRV_TIME_FORESEE_S 2.5
 #define DRV_TIME_FORESEE_MPS 0.5        /* ...by more than this, m/s... */
@@ -53,14 +54,15 @@ double drv_follow_points(const DrvView *view, const DrvDriver *driver, const Drv
     double b_lead = here->grip_mps2;
     double room = drv_fmax(drv_beh_gap_m(view, o) - DRV_FOLLOW_ROOM_M, 0.0);
     double v_lead = o->speed_mps, s_lead = view->s_m + o->ds_m;
-    double pace = drv_beh_pace(driver->profile, view->s_m, o);
+    const TrkSpeedProfile *plan_o = drv_beh_plan_of(driver->profile, o);
+    double pace = drv_beh_pace(plan_o, view->s_m, o);
     double reach = drv_fmin(v_lead * v_lead / (2.0 * b_lead) + DRV_POINTS_EXTRA_M, DRV_POINTS_MAX_REACH_M);
     double x_k[DRV_POINTS_SAMPLES], v_k[DRV_POINTS_SAMPLES];
     bool braking_ahead = false;
     for (int k = 0; k < DRV_POINTS_SAMPLES; k++) {
         x_k[k] = reach * k / (DRV_POINTS_SAMPLES - 1.0);
         double v_brake2 = v_lead * v_lead - 2.0 * b_lead * x_k[k];
-        double v_pace = DRV_POINTS_PACE_SHARE * pace * trk_speed_at(driver->profile, s_lead + x_k[k], NULL);
+        double v_pace = DRV_POINTS_PACE_SHARE * pace * trk_speed_at(plan_o, s_lead + x_k[k], NULL);
         v_k[k] = drv_fmin(drv_fmax(v_pace, v_brake2 > 0.0 ? sqrt(v_brake2) : 0.0), v_lead);
         braking_ahead |= v_k[k] < v_lead - DRV_POINTS_BRAKING_MPS;
     }
@@ -82,7 +84,7 @@ static double drv_corner_braking(double g, double v, double k)
 }
 
 /* The lead's predicted way, stepped on demand: at each step of DRV_TIME_DT_S it brakes at b_mps2 but never below its
- * floor (its pace on our plan); an escape that ends early never pays for the rest. */
+ * floor (its pace on its plan); an escape that ends early never pays for the rest. */
 typedef struct DrvLeadWay {
     const TrkSpeedProfile *plan;
     double s_m, pace, b_mps2;
@@ -120,13 +122,13 @@ static double drv_escape_margin(double v, double room, double b, double react_s,
     return margin;
 }
 
-/* When the lead's pace on our plan (its predicted speed) first drops by DRV_TIME_FORESEE_MPS below its speed now
+/* When the lead's pace on its plan (its predicted speed) first drops by DRV_TIME_FORESEE_MPS below its speed now
  * within DRV_TIME_FORESEE_S, s: the braking it will do for a corner. INFINITY when it does not. */
-static double drv_lead_brakes_in(const DrvDriver *driver, double s_lead, double pace, double v_lead)
+static double drv_lead_brakes_in(const TrkSpeedProfile *plan, double s_lead, double pace, double v_lead)
 {
     for (int k = 1; k <= DRV_TIME_FORESEE_SAMPLES; k++) {
         double t = DRV_TIME_FORESEE_S * k / DRV_TIME_FORESEE_SAMPLES;
-        if (pace * trk_speed_at(driver->profile, s_lead + v_lead * t, NULL) < v_lead - DRV_TIME_FORESEE_MPS)
+        if (pace * trk_speed_at(plan, s_lead + v_lead * t, NULL) < v_lead - DRV_TIME_FORESEE_MPS)
             return t;
     }
     return INFINITY;
@@ -144,18 +146,19 @@ double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHe
      * further on): most leads in view, and neither the train nor the prediction is needed */
     if (room >= hi * (DRV_TIME_REACTION_S + DRV_TIME_HEADWAY_S) + hi * hi / (2.0 * b))
         return INFINITY;
-    DrvLeadWay way = {.plan = driver->profile, .s_m = s_lead, .pace = drv_beh_pace(driver->profile, view->s_m, o),
+    const TrkSpeedProfile *plan_o = drv_beh_plan_of(driver->profile, o);
+    DrvLeadWay way = {.plan = plan_o, .s_m = s_lead, .pace = drv_beh_pace(plan_o, view->s_m, o),
                       .n = 0,
                       .b_mps2 = drv_corner_braking(g, o->speed_mps, trk_line_curvature(driver->track, s_lead, NULL))};
     way.x[0] = 0.0, way.v[0] = o->speed_mps;
     /* a lead in a train goes no faster than the train: the cars ahead of it in its lane */
     for (const DrvOther *c = o + 1; c < view->others + view->other_count && c->ds_m - o->ds_m < DRV_TRAIN_M; c++)
         if (fabs(c->d_m - o->d_m) < 0.5 * (c->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M)
-            way.pace = drv_fmin(way.pace, DRV_TRAIN_SHARE * drv_beh_pace(driver->profile, view->s_m, c));
-    /* A lead whose pace on our plan holds for the next seconds (a straight, no corner it brakes for) is followed
+            way.pace = drv_fmin(way.pace, DRV_TRAIN_SHARE * drv_beh_pace(plan_o, view->s_m, c));
+    /* A lead whose pace on its plan holds for the next seconds (a straight, no corner it brakes for) is followed
      * closely, in its wake: a faster car held 0.2 s behind it never came into the tow that lets it pull alongside.
      * Braking it does not foresee is met by pulling out beside it (drv_beh_attack.c judges whether that works). */
-    double t_brake = drv_lead_brakes_in(driver, s_lead, way.pace, o->speed_mps);
+    double t_brake = drv_lead_brakes_in(plan_o, s_lead, way.pace, o->speed_mps);
     /* from the wake's values to the full ones as the braking comes nearer, so a follower drops back gently */
     double w = (DRV_TIME_FORESEE_S - t_brake) / (DRV_TIME_FORESEE_S - DRV_TIME_FORESEE_FULL_S);
     w = drv_fmin(drv_fmax(w, 0.0), 1.0);

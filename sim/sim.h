@@ -133,6 +133,7 @@ typedef struct SimCarDef {
     double race_dist_m;         /* start race distance (negative behind the line on a grid) */
     DrvThinkFn *think;          /* the driver; NULL = a car that holds its line and speed */
     void *driver;               /* passed to think; borrowed */
+    const TrkSpeedProfile *plan; /* its driver's speed plan (drv_plan), shown to the others; NULL = unknown */
 } SimCarDef;
 
 typedef struct SimWorld SimWorld;

@@ -64,6 +64,7 @@
 typedef struct SimCarPriv {
     DrvThinkFn *think;
     void *driver;
+    const TrkSpeedProfile *plan; /* SimCarDef.plan */
     int hint;                /* track sample hint, kept along the lap */
     double hold_d_m;         /* target of the built-in "hold" driver (think == NULL) */
     double hold_speed_mps;

@@ -135,6 +135,7 @@ static int sim_session_add(SimSession *s, int slot, char *err, size_t err_len)
     s->drivers[slot] = drv;
     car.think = drv_think_fn;
     car.driver = drv;
+    car.plan = drv_plan(drv);
     if (sim_world_add_car(s->world, &car) != slot) {
         snprintf(err, err_len, "%s:0: cannot add car %d", s->race->path, slot + 1);
         return 1;

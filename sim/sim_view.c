@@ -194,7 +194,8 @@ static void sim_sense_snapshot(SimWorld *w)
                               .speed_mps = c->speed_mps,
                               .lat_speed_mps = c->lat_speed_mps,
                               .length_m = c->spec.length_m,
-                              .width_m = c->spec.width_m};
+                              .width_m = c->spec.width_m,
+                              .plan = w->priv[c->id].plan};
         e->s_m = c->s_m;
         e->race_dist_m = c->race_dist_m;
         if (fast) {

@@ -185,6 +185,7 @@ int sim_world_add_car(SimWorld *w, const SimCarDef *def)
     c->status = SIM_RUNNING;
     p->think = def->think;
     p->driver = def->driver;
+    p->plan = def->plan;
     p->hint = -1;
     p->hold_d_m = c->d_m;
     p->hold_speed_mps = c->speed_mps;
