@@ -65,7 +65,9 @@ typedef struct SimCar {
 /* ---- events ------------------------------------------------------------------------------------------------ */
 
 typedef enum SimEventType {
-    SIM_EV_OVERTAKE = 0, /* a = passer, b = passed */
+    SIM_EV_OVERTAKE = 0, /* a = passer, b = passed; value = the pace gap: b's lap alone minus a's (each driver's
+                          * speed plan's flying lap), s; > 0: the faster driver passed (a pass on merit); NaN when
+                          * either has no plan (a scripted car) */
     SIM_EV_LAPPING,      /* a = lapping car, b = lapped car */
     SIM_EV_COLLISION,    /* a, b; value = relative speed at impact, m/s */
     SIM_EV_OFFTRACK,     /* a; value = 0 at start (the duration is added to the car's offtrack_s) */

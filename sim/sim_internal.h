@@ -65,6 +65,7 @@ typedef struct SimCarPriv {
     DrvThinkFn *think;
     void *driver;
     const TrkSpeedProfile *plan; /* SimCarDef.plan */
+    double lap_alone_s;      /* the plan's flying lap, s: the car's pace alone, to judge its passes; NaN = unknown */
     int hint;                /* track sample hint, kept along the lap */
     double hold_d_m;         /* target of the built-in "hold" driver (think == NULL) */
     double hold_speed_mps;

@@ -19,6 +19,7 @@ typedef struct SimTotals {
     int count[SIM_EV_COUNT];
     int kinds[SIM_KIND_COUNT];   /* overtakes and collisions by kind */
     int after_lap1[SIM_EV_COUNT]; /* events while the leader was past lap 1 */
+    int merit, merit_after_lap1;  /* overtakes by the driver faster alone (SIM_EV_OVERTAKE's pace gap > 0) */
 } SimTotals;
 
 static SimTotals sim_totals(const SimWorld *w)
@@ -31,6 +32,9 @@ static SimTotals sim_totals(const SimWorld *w)
         t.count[ev[i].type]++;
         t.kinds[ev[i].kind]++;
         t.after_lap1[ev[i].type] += ev[i].race_lap > 1;
+        bool merit = ev[i].type == SIM_EV_OVERTAKE && ev[i].value > 0.0; /* NaN (a pace unknown) is not */
+        t.merit += merit;
+        t.merit_after_lap1 += merit && ev[i].race_lap > 1;
     }
     return t;
 }
@@ -110,10 +114,14 @@ void sim_results_print_table(const SimSession *s, FILE *out)
             sim_world_time(w));
     fprintf(out, "overtakes %d, lappings %d, collisions %d, off-tracks %d\n", tot.count[SIM_EV_OVERTAKE],
             tot.count[SIM_EV_LAPPING], tot.count[SIM_EV_COLLISION], tot.count[SIM_EV_OFFTRACK]);
-    if (tot.count[SIM_EV_OVERTAKE] > 0)
-        fprintf(out, "overtakes: %d after lap 1; drafting %d, braking %d, corner %d, pace %d, from a mistake %d\n",
-                tot.after_lap1[SIM_EV_OVERTAKE], tot.kinds[SIM_KIND_DRAFTING], tot.kinds[SIM_KIND_BRAKING],
+    if (tot.count[SIM_EV_OVERTAKE] > 0) {
+        char merit[64] = ""; /* said only of the passes after lap 1: the start's shuffle says little of merit */
+        if (tot.after_lap1[SIM_EV_OVERTAKE] > 0)
+            snprintf(merit, sizeof merit, " (%d on merit: by the driver faster alone)", tot.merit_after_lap1);
+        fprintf(out, "overtakes: %d after lap 1%s; drafting %d, braking %d, corner %d, pace %d, from a mistake %d\n",
+                tot.after_lap1[SIM_EV_OVERTAKE], merit, tot.kinds[SIM_KIND_DRAFTING], tot.kinds[SIM_KIND_BRAKING],
                 tot.kinds[SIM_KIND_CORNER], tot.kinds[SIM_KIND_PACE], tot.kinds[SIM_KIND_MISTAKE]);
+    }
     if (tot.count[SIM_EV_COLLISION] > 0)
         fprintf(out, "collisions: %d after lap 1; rear-end %d, side %d\n", tot.after_lap1[SIM_EV_COLLISION],
                 tot.kinds[SIM_KIND_REAR_END], tot.kinds[SIM_KIND_SIDE]);
@@ -139,6 +147,15 @@ void sim_json_write_string(FILE *out, const char *s)
             fputc(*p, out);
     }
     fputc('"', out);
+}
+
+/* A pace gap with 3 decimals (ms); null when unknown (NaN). */
+static void sim_json_ms(FILE *out, double v)
+{
+    if (isfinite(v))
+        fprintf(out, "%.3f", v);
+    else
+        fputs("null", out);
 }
 
 /* Seconds and metres with 6 decimals (microseconds); null when absent. */
@@ -229,6 +246,8 @@ static void sim_json_event(SimJson *j, const SimWorld *w, const SimEvent *e)
     case SIM_EV_OVERTAKE:
         fprintf(out, "%s\"passer\"%s%d%s\"passed\"%s%d%s\"kind\"%s\"%s\"%s\"race_lap\"%s%d", sep, colon, a, sep, colon, b, sep,
                 colon, sim_event_kind_name(e->kind), sep, colon, e->race_lap);
+        fprintf(out, "%s\"pace_gap_s\"%s", sep, colon);
+        sim_json_ms(out, e->value);
         break;
     case SIM_EV_LAPPING: fprintf(out, "%s\"passer\"%s%d%s\"lapped\"%s%d", sep, colon, a, sep, colon, b); break;
     case SIM_EV_COLLISION:
@@ -265,6 +284,10 @@ static void sim_json_totals(SimJson *j, const SimWorld *w)
     if (!j->compact) { /* the classification, in run --json only (batch records keep their schema) */
         sim_json_key(j, "overtakes_after_lap1", false);
         fprintf(j->out, "%d", tot.after_lap1[SIM_EV_OVERTAKE]);
+        sim_json_key(j, "overtakes_on_merit", false);
+        fprintf(j->out, "%d", tot.merit);
+        sim_json_key(j, "overtakes_after_lap1_on_merit", false);
+        fprintf(j->out, "%d", tot.merit_after_lap1);
         sim_json_key(j, "collisions_after_lap1", false);
         fprintf(j->out, "%d", tot.after_lap1[SIM_EV_COLLISION]);
         for (int k = SIM_KIND_MISTAKE; k < SIM_KIND_COUNT; k++) {

@@ -181,6 +181,14 @@ static SimEventKind sim_pass_kind(const SimWorld *w, const SimCar *passer, const
     return fabs(k) > SIM_CORNER_CURVATURE ? SIM_KIND_CORNER : SIM_KIND_PACE;
 }
 
+/* The pace gap of a pass (SIM_EV_OVERTAKE's value): positive when the passer is the faster alone. NaN when either
+ * pace is unknown, set explicitly so that the value (which the world hash reads) does not depend on NaN payloads. */
+static double sim_pace_gap(const SimWorld *w, const SimCar *passer, const SimCar *passed)
+{
+    double mine = w->priv[passer->id].lap_alone_s, theirs = w->priv[passed->id].lap_alone_s;
+    return isnan(mine) || isnan(theirs) ? NAN : theirs - mine;
+}
+
 static void sim_pass_confirmed(SimWorld *w, SimCar *passer, SimCar *passed)
 {
     double r = passer->race_dist_m - passed->race_dist_m;
@@ -188,7 +196,8 @@ static void sim_pass_confirmed(SimWorld *w, SimCar *passer, SimCar *passed)
     if (laps == 0) {
         passer->overtakes++;
         passed->positions_lost++;
-        SimEvent *e = sim_event_push(w, SIM_EV_OVERTAKE, passer->id, passed->id, passer->laps + 1, 0.0);
+        SimEvent *e = sim_event_push(w, SIM_EV_OVERTAKE, passer->id, passed->id, passer->laps + 1,
+                                      sim_pace_gap(w, passer, passed));
         if (e)
             e->kind = sim_pass_kind(w, passer, passed);
     } else if (laps > 0) {

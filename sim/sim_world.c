@@ -186,6 +186,7 @@ int sim_world_add_car(SimWorld *w, const SimCarDef *def)
     p->think = def->think;
     p->driver = def->driver;
     p->plan = def->plan;
+    p->lap_alone_s = def->plan ? trk_profile_lap_time(def->plan) : NAN;
     p->hint = -1;
     p->hold_d_m = c->d_m;
     p->hold_speed_mps = c->speed_mps;

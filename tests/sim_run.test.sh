@@ -116,6 +116,43 @@ ok = ov == t["overtakes"] and co == t["collisions"] and all(kinds) and after == 
 sys.exit(0 if ok and t["overtakes"] > 0 else 1)
 PY
 then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL classified totals"; fi
+# passes on merit: every overtake's pace gap (the passed car's lap alone minus the passer's) is known in the default
+# race, opposite for the two passes of a pair that swap places, and the totals count the gaps > 0, which the table's
+# line repeats for the passes after lap 1; Ace passes Sam Coach (about 8 s a lap slower alone) on merit; a pass of a
+# scripted car (no speed plan) has no gap
+"$prog" run data/races/default.ini --headless --seed 3 --shuffle-grid --json "$tmp/merit.json" >"$tmp/merit.txt" 2>&1
+"$prog" run tests/scenarios/braking_zone_pass.ini --headless --seed 1 --json "$tmp/coach.json" >/dev/null 2>&1
+"$prog" run tests/scenarios/slow_car_ahead.ini --headless --seed 1 --json "$tmp/held.json" >/dev/null 2>&1
+if python3 - "$tmp/merit.json" "$tmp/merit.txt" "$tmp/coach.json" "$tmp/held.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t, keys = d["totals"], list(d["totals"])
+ev = [e for e in d["events"] if e["type"] == "overtake"]
+gap = {}
+for e in ev:
+    gap.setdefault((e["passer"], e["passed"]), e["pace_gap_s"])
+ok = keys[keys.index("overtakes_after_lap1") + 1:][:2] == ["overtakes_on_merit", "overtakes_after_lap1_on_merit"]
+ok = ok and all(isinstance(e["pace_gap_s"], float) for e in ev)
+ok = ok and all(abs(g + gap[(b, a)]) < 0.0015 for (a, b), g in gap.items() if (b, a) in gap)
+ok = ok and any((b, a) in gap for (a, b) in gap)
+merit = [e for e in ev if e["pace_gap_s"] > 0]
+later = [e for e in merit if e["race_lap"] > 1]
+ok = ok and t["overtakes_on_merit"] == len(merit) and t["overtakes_after_lap1_on_merit"] == len(later)
+ok = ok and 0 < t["overtakes_on_merit"] < t["overtakes"]
+ok = ok and t["overtakes_after_lap1_on_merit"] <= t["overtakes_after_lap1"]
+line = "overtakes: %d after lap 1 (%d on merit: by the driver faster alone); " % (t["overtakes_after_lap1"], len(later))
+ok = ok and t["overtakes_after_lap1"] > 0 and any(l.startswith(line) for l in open(sys.argv[2]))
+c = json.load(open(sys.argv[3]))
+ace = [e for e in c["events"] if e["type"] == "overtake" and e["passer"] == 1]
+ok = ok and len(ace) >= 1 and all(5.0 < e["pace_gap_s"] < 11.0 for e in ace) and c["totals"]["overtakes_on_merit"] >= 1
+ok = ok and c["totals"]["overtakes_on_merit"] <= c["totals"]["overtakes"]
+h = json.load(open(sys.argv[4]))
+held = [e for e in h["events"] if e["type"] == "overtake"]
+ok = ok and len(held) == 1 and held[0]["pace_gap_s"] is None and h["totals"]["overtakes_on_merit"] == 0
+ok = ok and "nan" not in open(sys.argv[4]).read()
+sys.exit(0 if ok else 1)
+PY
+then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL passes on merit"; fi
 rm -rf "$tmp"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -80,9 +80,9 @@ static int test_expect_errors(void)
     TST_CHECK(expect_error("collision_max = 0",
                            PATH ":9: [expect] unknown key 'collision_max' (expected seeds, collisions_max, "
                                 "collisions_mean_max, overtakes_min, overtakes_max, overtakes_after_lap1_min, "
-                                "overtakes_after_lap1_mean_min, collisions_after_lap1_max, offtrack_s_max, "
-                                "offtrack_s_mean_max, finish_all, position, ahead_of, no_contact_between, "
-                                "clearance_min or drafted_s_min)") == 0);
+                                "overtakes_after_lap1_mean_min, overtakes_on_merit_after_lap1_mean_min, "
+                                "collisions_after_lap1_max, offtrack_s_max, offtrack_s_mean_max, finish_all, "
+                                "position, ahead_of, no_contact_between, clearance_min or drafted_s_min)") == 0);
     TST_CHECK(expect_error("collisions_max = few",
                            PATH ":9: [expect] collisions_max: expected an integer 0..1000000, got 'few'") == 0);
     TST_CHECK(expect_error("overtakes_min = -1",
@@ -151,6 +151,17 @@ static int test_mean_keys(void)
                                 "'many'") == 0);
     TST_CHECK(expect_error("overtakes_after_lap1_mean_min = 1\novertakes_after_lap1_mean_min = 1",
                            PATH ":10: [expect] overtakes_after_lap1_mean_min given twice (first on line 9)") == 0);
+    snprintf(text, sizeof text, "%sovertakes_on_merit_after_lap1_mean_min = 0.25\n", head);
+    TST_CHECK(parse(text) == 0);
+    TST_CHECK(expect.present && expect.have_overtakes_on_merit_after_lap1_mean_min);
+    TST_CHECK(!expect.have_overtakes_after_lap1_mean_min);
+    TST_NEAR(expect.overtakes_on_merit_after_lap1_mean_min, 0.25, 0.0);
+    TST_CHECK(expect_error("overtakes_on_merit_after_lap1_mean_min = some",
+                           PATH ":9: [expect] overtakes_on_merit_after_lap1_mean_min: expected a number 0..1000000, "
+                                "got 'some'") == 0);
+    TST_CHECK(expect_error("overtakes_on_merit_after_lap1_mean_min = 1\novertakes_on_merit_after_lap1_mean_min = 2",
+                           PATH ":10: [expect] overtakes_on_merit_after_lap1_mean_min given twice (first on line 9)") ==
+              0);
     TST_CHECK(expect_error("collisions_mean_max = x",
                            PATH ":9: [expect] collisions_mean_max: expected a number 0..1000000, got 'x'") == 0);
     TST_CHECK(expect_error("collisions_mean_max = -0.5",
@@ -406,6 +417,108 @@ static int test_eval_across(void)
     return 0;
 }
 
+/* Passes on merit after lap 1: their own mean across seeds, apart from all the passes after lap 1; FAIL under it. */
+static int test_merit_across(void)
+{
+    static LabExpectReport runs[3], across;
+    TST_CHECK(parse("[race]\ntrack = oval.ini\n[start]\ncar = driver.ini, 100, 0, 30\ncar = driver.ini, 50, 0, 30\n"
+                    "[expect]\novertakes_after_lap1_mean_min = 2\novertakes_on_merit_after_lap1_mean_min = 1\n") == 0);
+    int after_lap1[3] = {3, 2, 4}, merit[3] = {1, 0, 1};
+    for (int k = 0; k < 3; k++) {
+        make_facts();
+        facts.overtakes_after_lap1 = after_lap1[k];
+        facts.overtakes_on_merit_after_lap1 = merit[k];
+        lab_expect_eval(&expect, &facts, &runs[k]);
+        TST_CHECK(runs[k].count == 0 && runs[k].overtakes_on_merit_after_lap1 == merit[k]);
+    }
+    lab_expect_eval_across(&expect, runs, 3, &across);
+    TST_CHECK(across.count == 2 && !across.pass);
+    TST_STR_EQ(across.checks[0].name, "overtakes_after_lap1_mean_min");
+    TST_CHECK(across.checks[0].pass);
+    const LabExpectCheck *c = &across.checks[1];
+    TST_STR_EQ(c->name, "overtakes_on_merit_after_lap1_mean_min");
+    TST_CHECK(!c->pass && c->line == 8 && c->op == LAB_EXPECT_GE);
+    TST_NEAR(c->measured, 2.0 / 3.0, 1e-15);
+    TST_STR_EQ(c->measured_text, "0.67 over 3 seeds");
+    TST_STR_EQ(c->limit_text, ">= 1.00");
+    expect.overtakes_on_merit_after_lap1_mean_min = 0.6;
+    lab_expect_eval_across(&expect, runs, 3, &across);
+    TST_CHECK(across.pass && across.checks[1].pass);
+    lab_expect_eval_across(&expect, &runs[1], 1, &across); /* the seed whose passes were all by the slower driver */
+    TST_CHECK(!across.checks[1].pass && across.checks[0].pass);
+    TST_STR_EQ(across.checks[1].measured_text, "0.00 over 1 seed");
+    return 0;
+}
+
+/*----------------------------------------------------------------------------------------------------------------
+ * Real runs: passes on merit counted from the drivers' own plans
+ *--------------------------------------------------------------------------------------------------------------*/
+
+/* The passes after lap 1 of a finished session whose passer's plan has the quicker lap, from the drivers themselves. */
+static int merit_from_plans(const SimSession *s)
+{
+    int n, count = 0;
+    const SimEvent *ev = sim_world_events(sim_session_world((SimSession *)s), &n);
+    for (int i = 0; i < n; i++) {
+        if (ev[i].type != SIM_EV_OVERTAKE || ev[i].race_lap <= 1)
+            continue;
+        const DrvDriver *a = sim_session_driver(s, ev[i].a), *b = sim_session_driver(s, ev[i].b);
+        count += a && b && trk_profile_lap_time(drv_plan(a)) < trk_profile_lap_time(drv_plan(b));
+    }
+    return count;
+}
+
+/* The default race (seeds 3 and 8 shuffled: passes after lap 1 by the faster and by the slower driver): the facts'
+ * count is the drivers' plans' verdict. */
+static int test_run_merit_counted(void)
+{
+    TST_CHECK(sim_race_load("data/races/default.ini", &race, err, sizeof err) == 0);
+    const uint64_t seeds[2] = {3, 8};
+    int later = 0, merit = 0, want = 0;
+    LabExpectFacts *f = malloc(sizeof *f);
+    TST_CHECK(f != NULL);
+    for (int k = 0; k < 2; k++) {
+        SimSessionDef def = sim_default_session_def(&race);
+        def.seed = seeds[k];
+        def.shuffle_grid = true;
+        SimSession *s = sim_session_create(&race, &def, err, sizeof err);
+        TST_CHECK(s != NULL);
+        sim_world_run(sim_session_world(s));
+        lab_expect_facts_begin(f);
+        lab_expect_facts_from_session(s, f);
+        later += f->overtakes_after_lap1;
+        merit += f->overtakes_on_merit_after_lap1;
+        want += merit_from_plans(s);
+        sim_session_destroy(s);
+    }
+    free(f);
+    TST_CHECK(merit == want);
+    TST_CHECK(merit > 0 && merit < later);
+    return 0;
+}
+
+/* Ace passes a car 8 s a lap slower alone: on merit. */
+
+static int test_run_pass_on_merit(void)
+{
+    TST_CHECK(sim_race_load("tests/scenarios/braking_zone_pass.ini", &race, err, sizeof err) == 0);
+    TST_CHECK(lab_expect_load(&expect, &race, err, sizeof err) == 0);
+    SimSessionDef def = sim_default_session_def(&race);
+    def.seed = 1;
+    SimSession *s = sim_session_create(&race, &def, err, sizeof err);
+    TST_CHECK(s != NULL);
+    LabExpectFacts *f = malloc(sizeof *f);
+    TST_CHECK(f != NULL);
+    lab_expect_run_session(s, f);
+    lab_expect_eval(&expect, f, &report);
+    sim_session_destroy(s);
+    int later = f->overtakes_after_lap1, merit = f->overtakes_on_merit_after_lap1;
+    free(f);
+    TST_CHECK(later >= 1 && merit >= 1 && merit <= later);
+    TST_CHECK(report.overtakes_on_merit_after_lap1 == merit);
+    return 0;
+}
+
 /*----------------------------------------------------------------------------------------------------------------
  * A real run: a held car rear-ended by a faster held car
  *--------------------------------------------------------------------------------------------------------------*/
@@ -451,6 +564,9 @@ int main(void)
     TST_RUN(test_eval_moments);
     TST_RUN(test_worst_run);
     TST_RUN(test_eval_across);
+    TST_RUN(test_merit_across);
+    TST_RUN(test_run_pass_on_merit);
+    TST_RUN(test_run_merit_counted);
     TST_RUN(test_run_held_cars);
     return tst_report();
 }

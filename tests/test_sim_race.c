@@ -33,6 +33,58 @@ static int test_staged_pass_is_one_overtake(void)
     return 0;
 }
 
+/* The staged pass with speed plans given to the cars (NULL: none): the overtake's pace gap. */
+static double staged_pass_gap(const TrkTrack *t, const TrkSpeedProfile *fast_plan, const TrkSpeedProfile *slow_plan)
+{
+    SimWorld *w = sim_tst_world(t, 0);
+    SimTstDriver fast = sim_tst_driver(40.0, 2.5), slow = sim_tst_driver(30.0, -2.5);
+    const TrkSpeedProfile *plans[2] = {fast_plan, slow_plan};
+    SimTstDriver *drivers[2] = {&fast, &slow};
+    for (int i = 0; i < 2; i++) {
+        SimCarDef c;
+        memset(&c, 0, sizeof c);
+        c.name = i == 0 ? "fast" : "slow";
+        c.spec = sim_default_car_spec();
+        c.s_m = c.race_dist_m = i == 0 ? 100.0 : 130.0;
+        c.d_m = i == 0 ? 2.5 : -2.5;
+        c.speed_mps = i == 0 ? 40.0 : 30.0;
+        c.think = sim_tst_think;
+        c.driver = drivers[i];
+        c.plan = plans[i];
+        sim_world_add_car(w, &c);
+    }
+    sim_tst_steps(w, 1000);
+    int n;
+    double gap = -1e9; /* no overtake */
+    const SimEvent *ev = sim_world_events(w, &n);
+    for (int i = 0; i < n; i++)
+        if (ev[i].type == SIM_EV_OVERTAKE && ev[i].a == 0 && ev[i].b == 1)
+            gap = ev[i].value;
+    sim_world_destroy(w);
+    return gap;
+}
+
+/* An overtake's value is the passed car's lap alone (its plan's flying lap) minus the passer's: positive when the
+ * passer is the faster alone, negative when the plans say the other, unknown (NaN) without both plans. */
+static int test_pass_pace_gap(void)
+{
+    TrkTrack *t = sim_tst_stadium(2000.0, 300.0);
+    TrkCarParams car = trk_default_car();
+    TrkSpeedProfile *quick = trk_speed_profile_create(t, &car, TRK_PATH_CENTRE, 1.0);
+    TrkSpeedProfile *slow = trk_speed_profile_create(t, &car, TRK_PATH_CENTRE, 0.7);
+    TST_CHECK(quick && slow);
+    double lap_quick = trk_profile_lap_time(quick), lap_slow = trk_profile_lap_time(slow);
+    TST_CHECK(lap_slow > lap_quick + 1.0);
+    TST_CHECK(staged_pass_gap(t, quick, slow) == lap_slow - lap_quick);
+    TST_CHECK(staged_pass_gap(t, slow, quick) == lap_quick - lap_slow);
+    TST_CHECK(isnan(staged_pass_gap(t, quick, NULL)) && isnan(staged_pass_gap(t, NULL, quick)));
+    TST_CHECK(isnan(staged_pass_gap(t, NULL, NULL)));
+    trk_speed_profile_free(quick);
+    trk_speed_profile_free(slow);
+    trk_free(t);
+    return 0;
+}
+
 /* The passer gets just over a car length ahead, then brakes and falls back within the second: no overtake. */
 static int test_pass_not_held_is_not_counted(void)
 {
@@ -414,7 +466,7 @@ static void weaver_think(void *self, const DrvView *v, DrvControls *out)
 }
 
 #define RACE_CARS 12
-#define SCRIPTED_RACE_HASH 0x0f7a5a185a60bf44ULL
+#define SCRIPTED_RACE_HASH 0x4d0379e36080a155ULL /* its overtakes' pace gaps (NaN: no plans) are hashed too */
 
 static SimWorld *scripted_race(const TrkTrack *t, Weaver *wv, bool reversed)
 {
@@ -523,6 +575,7 @@ int main(void)
 {
     TST_RUN(test_staged_pass_is_one_overtake);
     TST_RUN(test_pass_not_held_is_not_counted);
+    TST_RUN(test_pass_pace_gap);
     TST_RUN(test_lapping_is_not_an_overtake);
     TST_RUN(test_pushing_is_one_collision);
     TST_RUN(test_rear_end_across_the_seam);
