@@ -13,7 +13,7 @@ static void cli_check_usage(FILE *out)
             "it) headless, for each seed, and prints one line per scenario: PASS or FAIL, then each check as\n"
             "`name measured (limit)`, the measured figure being the worst over the seeds, then the checks across\n"
             "seeds (collisions_mean_max, offtrack_s_mean_max, overtakes_after_lap1_mean_min,\n"
-            "overtakes_on_merit_after_lap1_mean_min: the mean over the seeds). Under a failed scenario,\n"
+            "overtakes_after_lap1_on_merit_mean_min: the mean over the seeds). Under a failed scenario,\n"
             "`watch: racesim run FILE --seed S --at T` opens its first failed seed in the viewer at the moment the\n"
             "failure shows. The last line reads \"N passed, N failed\" (scenarios).\n\n"
             "options:\n"

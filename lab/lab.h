@@ -507,7 +507,7 @@ void lab_chart_batch_svg(const LabBatchTally *tally, const LabBatchChart *chart,
  *   overtakes_after_lap1_min = N   overtakes once the leader is past lap 1 (the start's shuffle left out)
  *   collisions_after_lap1_max = N  collisions once the leader is past lap 1
  *   overtakes_after_lap1_mean_min = X  the mean over the seeds run of overtakes_after_lap1_min's count is at least X
- *   overtakes_on_merit_after_lap1_mean_min = X  the same of the passes on merit among them: by the driver faster
+ *   overtakes_after_lap1_on_merit_mean_min = X  the same of the passes on merit among them: by the driver faster
  *                               alone (SIM_EV_OVERTAKE's pace gap > 0, as run --json's overtakes_after_lap1_on_merit)
  *   offtrack_s_max = S          seconds off the track, summed over every car
  *   offtrack_s_mean_max = S     the mean over the seeds run of offtrack_s_max's figure is at most S
@@ -569,9 +569,9 @@ typedef struct LabExpect {
     bool have_collisions_mean_max, have_offtrack_s_mean_max; /* checked across seeds (lab_expect_eval_across) */
     double collisions_mean_max;       /* collisions per run */
     double offtrack_s_mean_max;       /* s per run */
-    bool have_overtakes_after_lap1_mean_min, have_overtakes_on_merit_after_lap1_mean_min; /* also across seeds */
+    bool have_overtakes_after_lap1_mean_min, have_overtakes_after_lap1_on_merit_mean_min; /* also across seeds */
     double overtakes_after_lap1_mean_min; /* overtakes after the race's lap 1 per run */
-    double overtakes_on_merit_after_lap1_mean_min; /* those by the driver faster alone, per run */
+    double overtakes_after_lap1_on_merit_mean_min; /* those by the driver faster alone, per run */
     int ref_count;
     LabExpectRef refs[LAB_EXPECT_MAX_REFS];
     int key_line[LAB_EXPECT_SCALAR_KEYS]; /* lines of the scalar keys, in LabExpectKey order (0 = not given) */
@@ -594,7 +594,7 @@ typedef struct LabExpectFacts {
     LabExpectCar cars[LAB_EXPECT_MAX_ENTRIES];
     int collisions, overtakes, offtracks;
     int overtakes_after_lap1, collisions_after_lap1; /* in the race's later laps (the leader's lap > 1) */
-    int overtakes_on_merit_after_lap1; /* of overtakes_after_lap1, those by the driver faster alone (pace gap > 0) */
+    int overtakes_after_lap1_on_merit; /* of overtakes_after_lap1, those by the driver faster alone (pace gap > 0) */
     double offtrack_s;                /* summed over cars */
     double duration_s;                /* sim time at the end */
     /* contacts between entries (symmetric) and the sim time of the first, s */
@@ -641,7 +641,7 @@ typedef struct LabExpectReport {
     /* the run's figures that the checks across seeds average (kept whether or not a check uses them) */
     int collisions;
     double offtrack_s;                /* s, summed over cars */
-    int overtakes_after_lap1, overtakes_on_merit_after_lap1;
+    int overtakes_after_lap1, overtakes_after_lap1_on_merit;
 } LabExpectReport;
 
 /* ---- parsing (called by the race parser) ------------------------------------------------------------------- */
@@ -676,7 +676,7 @@ void lab_expect_run_session(struct SimSession *session, LabExpectFacts *out);
  * lines. The checks across seeds are left out (see lab_expect_eval_across). */
 void lab_expect_eval(const LabExpect *ex, const LabExpectFacts *facts, LabExpectReport *out);
 /* Evaluates the checks across seeds (collisions_mean_max, offtrack_s_mean_max, overtakes_after_lap1_mean_min, then
- * overtakes_on_merit_after_lap1_mean_min) on the reports of one scenario's runs, summed in array order so the result
+ * overtakes_after_lap1_on_merit_mean_min) on the reports of one scenario's runs, summed in array order so the result
  * does not depend on the order the runs finished in. out->count is 0 (and out->pass true) when `ex` has none. */
 void lab_expect_eval_across(const LabExpect *ex, const LabExpectReport *runs, int run_count, LabExpectReport *out);
 /* The index of the check that is worst across several runs of one scenario: for each check, the run whose

@@ -80,7 +80,7 @@ static int test_expect_errors(void)
     TST_CHECK(expect_error("collision_max = 0",
                            PATH ":9: [expect] unknown key 'collision_max' (expected seeds, collisions_max, "
                                 "collisions_mean_max, overtakes_min, overtakes_max, overtakes_after_lap1_min, "
-                                "overtakes_after_lap1_mean_min, overtakes_on_merit_after_lap1_mean_min, "
+                                "overtakes_after_lap1_mean_min, overtakes_after_lap1_on_merit_mean_min, "
                                 "collisions_after_lap1_max, offtrack_s_max, offtrack_s_mean_max, finish_all, "
                                 "position, ahead_of, no_contact_between, clearance_min or drafted_s_min)") == 0);
     TST_CHECK(expect_error("collisions_max = few",
@@ -151,16 +151,16 @@ static int test_mean_keys(void)
                                 "'many'") == 0);
     TST_CHECK(expect_error("overtakes_after_lap1_mean_min = 1\novertakes_after_lap1_mean_min = 1",
                            PATH ":10: [expect] overtakes_after_lap1_mean_min given twice (first on line 9)") == 0);
-    snprintf(text, sizeof text, "%sovertakes_on_merit_after_lap1_mean_min = 0.25\n", head);
+    snprintf(text, sizeof text, "%sovertakes_after_lap1_on_merit_mean_min = 0.25\n", head);
     TST_CHECK(parse(text) == 0);
-    TST_CHECK(expect.present && expect.have_overtakes_on_merit_after_lap1_mean_min);
+    TST_CHECK(expect.present && expect.have_overtakes_after_lap1_on_merit_mean_min);
     TST_CHECK(!expect.have_overtakes_after_lap1_mean_min);
-    TST_NEAR(expect.overtakes_on_merit_after_lap1_mean_min, 0.25, 0.0);
-    TST_CHECK(expect_error("overtakes_on_merit_after_lap1_mean_min = some",
-                           PATH ":9: [expect] overtakes_on_merit_after_lap1_mean_min: expected a number 0..1000000, "
+    TST_NEAR(expect.overtakes_after_lap1_on_merit_mean_min, 0.25, 0.0);
+    TST_CHECK(expect_error("overtakes_after_lap1_on_merit_mean_min = some",
+                           PATH ":9: [expect] overtakes_after_lap1_on_merit_mean_min: expected a number 0..1000000, "
                                 "got 'some'") == 0);
-    TST_CHECK(expect_error("overtakes_on_merit_after_lap1_mean_min = 1\novertakes_on_merit_after_lap1_mean_min = 2",
-                           PATH ":10: [expect] overtakes_on_merit_after_lap1_mean_min given twice (first on line 9)") ==
+    TST_CHECK(expect_error("overtakes_after_lap1_on_merit_mean_min = 1\novertakes_after_lap1_on_merit_mean_min = 2",
+                           PATH ":10: [expect] overtakes_after_lap1_on_merit_mean_min given twice (first on line 9)") ==
               0);
     TST_CHECK(expect_error("collisions_mean_max = x",
                            PATH ":9: [expect] collisions_mean_max: expected a number 0..1000000, got 'x'") == 0);
@@ -422,26 +422,26 @@ static int test_merit_across(void)
 {
     static LabExpectReport runs[3], across;
     TST_CHECK(parse("[race]\ntrack = oval.ini\n[start]\ncar = driver.ini, 100, 0, 30\ncar = driver.ini, 50, 0, 30\n"
-                    "[expect]\novertakes_after_lap1_mean_min = 2\novertakes_on_merit_after_lap1_mean_min = 1\n") == 0);
+                    "[expect]\novertakes_after_lap1_mean_min = 2\novertakes_after_lap1_on_merit_mean_min = 1\n") == 0);
     int after_lap1[3] = {3, 2, 4}, merit[3] = {1, 0, 1};
     for (int k = 0; k < 3; k++) {
         make_facts();
         facts.overtakes_after_lap1 = after_lap1[k];
-        facts.overtakes_on_merit_after_lap1 = merit[k];
+        facts.overtakes_after_lap1_on_merit = merit[k];
         lab_expect_eval(&expect, &facts, &runs[k]);
-        TST_CHECK(runs[k].count == 0 && runs[k].overtakes_on_merit_after_lap1 == merit[k]);
+        TST_CHECK(runs[k].count == 0 && runs[k].overtakes_after_lap1_on_merit == merit[k]);
     }
     lab_expect_eval_across(&expect, runs, 3, &across);
     TST_CHECK(across.count == 2 && !across.pass);
     TST_STR_EQ(across.checks[0].name, "overtakes_after_lap1_mean_min");
     TST_CHECK(across.checks[0].pass);
     const LabExpectCheck *c = &across.checks[1];
-    TST_STR_EQ(c->name, "overtakes_on_merit_after_lap1_mean_min");
+    TST_STR_EQ(c->name, "overtakes_after_lap1_on_merit_mean_min");
     TST_CHECK(!c->pass && c->line == 8 && c->op == LAB_EXPECT_GE);
     TST_NEAR(c->measured, 2.0 / 3.0, 1e-15);
     TST_STR_EQ(c->measured_text, "0.67 over 3 seeds");
     TST_STR_EQ(c->limit_text, ">= 1.00");
-    expect.overtakes_on_merit_after_lap1_mean_min = 0.6;
+    expect.overtakes_after_lap1_on_merit_mean_min = 0.6;
     lab_expect_eval_across(&expect, runs, 3, &across);
     TST_CHECK(across.pass && across.checks[1].pass);
     lab_expect_eval_across(&expect, &runs[1], 1, &across); /* the seed whose passes were all by the slower driver */
@@ -487,7 +487,7 @@ static int test_run_merit_counted(void)
         lab_expect_facts_begin(f);
         lab_expect_facts_from_session(s, f);
         later += f->overtakes_after_lap1;
-        merit += f->overtakes_on_merit_after_lap1;
+        merit += f->overtakes_after_lap1_on_merit;
         want += merit_from_plans(s);
         sim_session_destroy(s);
     }
@@ -512,10 +512,10 @@ static int test_run_pass_on_merit(void)
     lab_expect_run_session(s, f);
     lab_expect_eval(&expect, f, &report);
     sim_session_destroy(s);
-    int later = f->overtakes_after_lap1, merit = f->overtakes_on_merit_after_lap1;
+    int later = f->overtakes_after_lap1, merit = f->overtakes_after_lap1_on_merit;
     free(f);
     TST_CHECK(later >= 1 && merit >= 1 && merit <= later);
-    TST_CHECK(report.overtakes_on_merit_after_lap1 == merit);
+    TST_CHECK(report.overtakes_after_lap1_on_merit == merit);
     return 0;
 }
 
