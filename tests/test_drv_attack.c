@@ -1,7 +1,8 @@
 /* test_drv_attack.c: the attack's verdict (drivers/drv_beh_attack.c) and what it decides. On gp's main straight a car
  * catching the one ahead gets alongside it on the free side; one at the same speed never does; a car that would still
  * be behind when the one ahead turns in for turn 1 does not attack; the first lap has no verdict. The verdict decides
- * whether the closeness of the car we follow devalues its lane (drv_beh_avoid.c) and where the attack's interest goes. */
+ * whether the closeness of the car we follow devalues its lane (drv_beh_avoid.c) and where the attack's interest goes.
+ * The car ahead is judged along its own speed plan: a slower driver at our speed on a straight brakes earlier. */
 #include "../drivers/drv.h"
 #include "../drivers/drv_beh.h"
 #include "../drivers/drv_drive.h"
@@ -123,8 +124,34 @@ static int test_a_car_we_cannot_pass_is_followed_in_its_wake(void)
     return 0;
 }
 
+static int test_a_slower_driver_is_judged_along_its_own_plan(void)
+{
+    Case c;
+    TST_CHECK(case_open(&c));
+    DrvPersonality p = drv_default_personality();
+    p.grip_use = 0.82;
+    p.reaction_noise = 0.0;
+    DrvDriver *slow = drv_create(&p, c.track, NULL, 2);
+    TST_CHECK(slow != NULL);
+    /* 16 m behind (centre to centre) a car at our speed, 70 m/s, 380 m before turn 1's braking: seen along our plan it
+     * brakes where we brake and we never get alongside; shown with our own plan, the same */
+    case_set(&c, 400.0, 70.0, 16.0, 70.0, 1);
+    TST_CHECK(c.ctx.attack.target == &c.other && !c.ctx.attack.feasible);
+    c.other.plan = drv_plan(c.driver);
+    c.ctx.attack = drv_attack_judge(&c.view, &c.ctx);
+    TST_CHECK(!c.ctx.attack.feasible);
+    /* shown with its own plan (grip use 0.82) it brakes earlier, and we are alongside before it turns in */
+    c.other.plan = drv_plan(slow);
+    c.ctx.attack = drv_attack_judge(&c.view, &c.ctx);
+    TST_CHECK(c.ctx.attack.feasible);
+    drv_destroy(slow);
+    case_close(&c);
+    return 0;
+}
+
 int main(void)
 {
+    TST_RUN(test_a_slower_driver_is_judged_along_its_own_plan);
     TST_RUN(test_catching_on_the_straight_attacks_on_the_free_side);
     TST_RUN(test_not_catching_is_no_attack);
     TST_RUN(test_too_late_for_the_turn_in_is_no_attack);

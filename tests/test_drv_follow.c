@@ -1,7 +1,7 @@
 /* test_drv_follow.c: safe following (drivers/drv_follow.c). Behind a slower car into a braking zone the rule in time
  * lets the follower carry more speed than the rule at the same points (the reason it exists), yet both stop it behind
  * a car standing still; a lead in a train is followed further back; the first lap uses the same-points rule; a lead
- * with no braking foreseen is followed closely, in its tow. */
+ * with no braking foreseen is followed closely, in its tow; a lead is seen along its own speed plan. */
 #include "../drivers/drv.h"
 #include "../drivers/drv_drive.h"
 #include "../drivers/drv_follow.h"
@@ -133,8 +133,34 @@ static int test_first_lap_follows_at_the_same_points(void)
     return 0;
 }
 
+static int test_lead_is_predicted_along_its_own_plan(void)
+{
+    Case c;
+    TST_CHECK(case_open(&c));
+    /* a lead whose driver uses less grip (0.85) plans to brake earlier and corner slower than we do */
+    DrvPersonality p = drv_default_personality();
+    p.grip_use = 0.85;
+    p.reaction_noise = 0.0;
+    DrvDriver *slow = drv_create(&p, c.track, NULL, 2);
+    TST_CHECK(slow != NULL);
+    /* 25 m ahead at our speed into the braking zone: seen along our plan (no plan shown) */
+    const DrvOther *o = case_set(&c, 25.0, 70.0, false, 0.0, 1);
+    double ours = drv_follow_time(&c.view, c.driver, &c.here, o);
+    /* shown with our own plan, the same */
+    c.others[0].plan = drv_plan(c.driver);
+    TST_CHECK(drv_follow_time(&c.view, c.driver, &c.here, o) == ours);
+    /* shown with its own, slower plan: it will be slower through the corner, so we are held further back */
+    c.others[0].plan = drv_plan(slow);
+    double its = drv_follow_time(&c.view, c.driver, &c.here, o);
+    TST_CHECK(its < ours - 0.5);
+    drv_destroy(slow);
+    case_close(&c);
+    return 0;
+}
+
 int main(void)
 {
+    TST_RUN(test_lead_is_predicted_along_its_own_plan);
     TST_RUN(test_time_rule_closes_up);
     TST_RUN(test_both_stop_behind_a_stopped_car);
     TST_RUN(test_train_is_followed_further_back);
