@@ -128,10 +128,7 @@ static int test_a_slower_driver_is_judged_along_its_own_plan(void)
 {
     Case c;
     TST_CHECK(case_open(&c));
-    DrvPersonality p = drv_default_personality();
-    p.grip_use = 0.82;
-    p.reaction_noise = 0.0;
-    DrvDriver *slow = drv_create(&p, c.track, NULL, 2);
+    DrvDriver *slow = drv_tst_driver(c.track, 0.82, 2);
     TST_CHECK(slow != NULL);
     /* 16 m behind (centre to centre) a car at our speed, 70 m/s, 380 m before turn 1's braking: seen along our plan it
      * brakes where we brake and we never get alongside; shown with our own plan, the same */

@@ -138,10 +138,7 @@ static int test_lead_is_predicted_along_its_own_plan(void)
     Case c;
     TST_CHECK(case_open(&c));
     /* a lead whose driver uses less grip (0.85) plans to brake earlier and corner slower than we do */
-    DrvPersonality p = drv_default_personality();
-    p.grip_use = 0.85;
-    p.reaction_noise = 0.0;
-    DrvDriver *slow = drv_create(&p, c.track, NULL, 2);
+    DrvDriver *slow = drv_tst_driver(c.track, 0.85, 2);
     TST_CHECK(slow != NULL);
     /* 25 m ahead at our speed into the braking zone: seen along our plan (no plan shown) */
     const DrvOther *o = case_set(&c, 25.0, 70.0, false, 0.0, 1);
