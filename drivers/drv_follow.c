@@ -92,31 +92,41 @@ typedef struct DrvLeadWay {
     double x[DRV_TIME_STEPS + 1], v[DRV_TIME_STEPS + 1];
 } DrvLeadWay;
 
-static void drv_lead_way_to(DrvLeadWay *w, int k)
+/* The way's next step (n to n + 1): the escape asks for one step at a time, so no loop to set up for it. */
+static inline void drv_lead_way_step(DrvLeadWay *w)
 {
-    for (; w->n < k; w->n++) {
-        int i = w->n;
-        double floor_v = DRV_TIME_PACE_SHARE * w->pace * trk_speed_at(w->plan, w->s_m + w->x[i], NULL);
-        w->v[i + 1] = drv_fmax(drv_fmin(w->v[i], floor_v), w->v[i] - w->b_mps2 * DRV_TIME_DT_S);
-        w->x[i + 1] = w->x[i] + 0.5 * (w->v[i] + w->v[i + 1]) * DRV_TIME_DT_S;
-    }
+    int i = w->n++;
+    double floor_v = DRV_TIME_PACE_SHARE * w->pace * trk_speed_at(w->plan, w->s_m + w->x[i], NULL);
+    w->v[i + 1] = drv_fmax(drv_fmin(w->v[i], floor_v), w->v[i] - w->b_mps2 * DRV_TIME_DT_S);
+    w->x[i + 1] = w->x[i] + 0.5 * (w->v[i] + w->v[i + 1]) * DRV_TIME_DT_S;
 }
 
-/* The escape, judged in time: a follower at speed v, `room` metres behind the lead, reacts after DRV_TIME_REACTION_S
- * and then brakes at b, never below the lead's speed. Returns its smallest margin, m, over the way: how far it stays
- * behind the point DRV_TIME_HEADWAY_S behind the lead's predicted position (negative: it comes too close). The margin
- * falls as v rises. */
-static double drv_escape_margin(double v, double room, double b, double react_s, double headway_s, DrvLeadWay *way)
+/* The steps of an escape that fall within the reaction time react_s: the k >= 1 with k * DRV_TIME_DT_S <= react_s,
+ * which are 1 .. the count returned, since k * DRV_TIME_DT_S grows with k (a rounded product of a positive constant
+ * is monotonic). react_s is never NaN here (drv_follow_time clamps its weight with drv_fmax). */
+static int drv_reaction_steps(double react_s)
+{
+    int steps = 0;
+    while (steps < DRV_TIME_STEPS && (steps + 1) * DRV_TIME_DT_S <= react_s)
+        steps++;
+    return steps;
+}
+
+/* The escape, judged in time: a follower at speed v, `room` metres behind the lead, reacts for react_steps steps
+ * (drv_reaction_steps of DRV_TIME_REACTION_S or less) and then brakes at b, never below the lead's speed. Returns its
+ * smallest margin, m, over the way: how far it stays behind the point DRV_TIME_HEADWAY_S behind the lead's predicted
+ * position (negative: it comes too close). The margin falls as v rises. */
+static double drv_escape_margin(double v, double room, double b, int react_steps, double headway_s, DrvLeadWay *way)
 {
     double x = 0.0, vf = v, margin = INFINITY;
     for (int k = 1; k <= DRV_TIME_STEPS; k++) {
-        drv_lead_way_to(way, k);
-        double t = k * DRV_TIME_DT_S;
-        double vn = t <= react_s ? vf : drv_fmax(vf - b * DRV_TIME_DT_S, way->v[k]);
+        if (way->n < k)
+            drv_lead_way_step(way);
+        double vn = k <= react_steps ? vf : drv_fmax(vf - b * DRV_TIME_DT_S, way->v[k]);
         x += 0.5 * (vf + vn) * DRV_TIME_DT_S;
         vf = vn;
         margin = drv_fmin(margin, room + way->x[k] - headway_s * vf - x);
-        if (vf <= way->v[k] && t > react_s)
+        if (vf <= way->v[k] && k > react_steps)
             break; /* down to the lead's speed: from here we only fall back */
     }
     return margin;
@@ -164,17 +174,18 @@ double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHe
     w = drv_fmin(drv_fmax(w, 0.0), 1.0);
     double react = DRV_TIME_WAKE_REACTION_S + w * (DRV_TIME_REACTION_S - DRV_TIME_WAKE_REACTION_S);
     double headway = DRV_TIME_WAKE_HEADWAY_S + w * (DRV_TIME_HEADWAY_S - DRV_TIME_WAKE_HEADWAY_S);
+    int react_steps = drv_reaction_steps(react);
     /* the fastest speed whose escape holds: the margin's root, by regula falsi (Illinois), kept on the safe side */
-    double m_hi = drv_escape_margin(hi, room, b, react, headway, &way);
+    double m_hi = drv_escape_margin(hi, room, b, react_steps, headway, &way);
     if (m_hi >= 0.0)
         return INFINITY;
     /* at rest: room plus the lead's first step, never negative */
-    double m_lo = drv_escape_margin(lo, room, b, react, headway, &way);
+    double m_lo = drv_escape_margin(lo, room, b, react_steps, headway, &way);
     int side = 0;
     for (int it = 0; it < DRV_TIME_ITERATIONS && hi - lo > DRV_TIME_TOLERANCE_MPS; it++) {
         double mid = (lo * m_hi - hi * m_lo) / (m_hi - m_lo);
         mid = drv_fmin(drv_fmax(mid, lo + 0.01 * (hi - lo)), hi - 0.01 * (hi - lo));
-        double m = drv_escape_margin(mid, room, b, react, headway, &way);
+        double m = drv_escape_margin(mid, room, b, react_steps, headway, &way);
         if (m >= 0.0) {
             lo = mid, m_lo = m;
             if (m < DRV_TIME_CLOSE_M)
