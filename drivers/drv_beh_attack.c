@@ -64,20 +64,23 @@ static bool drv_attack_lane_holds(const DrvView *view, const DrvBehCtx *ctx, con
         0.5 * (view->length_m + o->length_m) - DRV_ATTACK_OVERLAP_M + (under_way ? DRV_ATTACK_KEEP_M : 0.0);
     /* it is off its line by e0 now, and back on it over its way back (as a driver's own, drv_drive.c) */
     double e0 = 0.0, back = drv_fmax(DRV_BEH_REJOIN_MIN_M, o->speed_mps * DRV_BEH_REJOIN_S);
+    /* our lane's place among the lanes, found once: drv_lanes_speed(s, d) for every s of the way */
+    const DrvLanesRow lane = drv_lanes_row(ctx->lanes, d);
     for (int k = 0; k <= DRV_ATTACK_STEPS; k++) {
         if (x + along >= xo)
             return true;
         if (k == DRV_ATTACK_STEPS)
             break;
-        double s_o = ctx->s_m + xo, line_o;
-        trk_line_d_n(ctx->track, &s_o, &line_o, 1);
+        /* its line and its plan where it is, from one look-up (each as trk_line_d_n and trk_speed_at give it) */
+        double s_o = ctx->s_m + xo, line_o, plan_v;
+        trk_line_speed_n(ctx->track, plan_o, &s_o, &line_o, &plan_v, 1);
         if (k == 0)
             e0 = o->d_m - line_o;
         double d_o = line_o + e0 * drv_fmax(1.0 - (xo - o->ds_m) / back, 0.0);
         if (fabs(d_o - d) < half)
             return false; /* it turns in across our lane before we are alongside */
-        v = drv_fmin(v, drv_lanes_speed(ctx->lanes, ctx->s_m + x, d));
-        vo = drv_fmin(vo, pace * trk_speed_at(plan_o, s_o, NULL));
+        v = drv_fmin(v, drv_lanes_row_speed(ctx->lanes, &lane, ctx->s_m + x));
+        vo = drv_fmin(vo, pace * plan_v);
         x += v * DRV_ATTACK_DT_S;
         xo += vo * DRV_ATTACK_DT_S;
     }
