@@ -453,12 +453,13 @@ static void drv_share_grip(const DrvDriver *driver, const DrvView *view, const D
 }
 
 /* The track, the line, the plan and the grip at the car, read once a tick: the decision and the control (speed
- * plan, off-line caps, steering, friction circle) all read them, each look-up a separate search before. The track
- * and the plan at the car share one sample look-up. */
+ * plan, off-line caps, steering, friction circle) all read them, each look-up a separate search before. The track,
+ * the plan and the plan's limit at the car share one sample look-up. */
 void drv_drive_here(DrvDriver *driver, const DrvView *view, double s_ahead_m, DrvHere *here)
 {
     DrvHints *h = &driver->hints;
-    here->spot = trk_spot_speed_at(driver->track, driver->profile, view->s_m, &h->here, &here->line_speed_mps);
+    here->spot = trk_spot_speed_limit_at(driver->track, driver->profile, view->s_m, &h->here, &here->line_speed_mps,
+                                         &here->line_limit_mps);
     h->line_here = h->here; /* the same sample: the racing line at the car, and the speed plan's */
     h->profile = h->here;
     /* one point each: the inline look-up then needs no loop over a stack array */
@@ -497,7 +498,7 @@ void drv_drive_control(DrvDriver *driver, const DrvView *view, double target_d, 
      * engine's limit (below the corners' and braking's limit) on a straight, the car asks for full throttle up to
      * that limit, so a tow turns into speed instead of into a lifted throttle. */
     if (fabs(here->spot.kappa) < DRV_TOW_MAX_CURVATURE) {
-        double v_limit = trk_speed_limit_at(driver->profile, s, NULL) * driver->noise.speed_scale;
+        double v_limit = here->line_limit_mps * driver->noise.speed_scale;
         if (v_limit > v_plan) {
             target_v = v_limit;
             limit = DRV_LIMIT_TOW;

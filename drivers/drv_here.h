@@ -29,6 +29,7 @@ typedef struct DrvHeldLine {
 typedef struct DrvHere {
     TrkSpot spot;                /* the track and the racing line at the car */
     double line_speed_mps;       /* the speed plan at the car, before the noise scale */
+    double line_limit_mps;       /* the plan's corner and braking limit there (trk_speed_limit_at), likewise */
     double grip_mps2;            /* the driver's car's grip at its speed */
     DrvControlGrip control_grip; /* the grip the low-level steering and speed control count on */
     double line_ahead_d_m;       /* the racing line at the lookahead point (drv_drive_here's s_ahead_m), m */

@@ -293,8 +293,8 @@ static bool profile_pair(ProfilePair *pp)
     return true;
 }
 
-/* The track and a speed profile from one look-up (a driver at its position; the line and the plan along its braking
- * distance) give exactly what the single queries give, on and off the lap and at the seam, for a profile built on
+/* The track and a speed profile from one look-up (a driver at its position, with the plan's limit there; the line and
+ * the plan along its braking distance) give exactly what the single queries give, on and off the lap and at the seam, for a profile built on
  * the track and for one built on another track (which cannot share the look-up). */
 static int test_spot_and_line_with_speed_match_queries(void)
 {
@@ -319,8 +319,13 @@ static int test_spot_and_line_with_speed_match_queries(void)
             TrkSpot p = trk_spot_speed_at(t, pr, s[k], &h1, &v);
             TrkSpot q = trk_spot_at(t, s[k], &h2);
             double v_ref = trk_speed_at(pr, s[k], NULL);
+            int h3 = -5;
+            double v2 = -1.0, lim = -1.0;
+            TrkSpot r = trk_spot_speed_limit_at(t, pr, s[k], &h3, &v2, &lim);
             same += memcmp(&p, &q, sizeof p) == 0 && h1 == h2 && same_bits(v, v_ref) &&
-                    same_bits(line[k], trk_line_d(t, s[k], NULL)) && same_bits(speed[k], v_ref);
+                    same_bits(line[k], trk_line_d(t, s[k], NULL)) && same_bits(speed[k], v_ref) &&
+                    memcmp(&r, &q, sizeof r) == 0 && h3 == h2 && same_bits(v2, v_ref) &&
+                    same_bits(lim, trk_speed_limit_at(pr, s[k], NULL));
             plan_varies += k > 0 && k < 1000 && fabs(v - trk_speed_at(pr, s[k - 1], NULL)) > 1e-6;
         }
     }

@@ -57,6 +57,8 @@ extern inline void trk_fast_line_d_n(const TrkTrack *track, const double *s_m, d
 extern inline double trk_fast_profile_value(const TrkSpeedProfile *profile, const double *v, double s_m, int *hint);
 extern inline double trk_fast_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint);
 extern inline bool trk_profile_on_grid(const TrkTrack *track, const TrkSpeedProfile *profile);
+extern inline TrkSpot trk_fast_spot_speed_limit_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m,
+                                                   int *hint, double *speed_mps, double *limit_mps);
 extern inline TrkSpot trk_fast_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m,
                                              int *hint, double *speed_mps);
 extern inline void trk_fast_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m,
@@ -97,6 +99,12 @@ TrkSpot trk_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile,
                           double *speed_mps)
 {
     return trk_fast_spot_speed_at(track, profile, s_m, hint, speed_mps);
+}
+
+TrkSpot trk_spot_speed_limit_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m, int *hint,
+                                double *speed_mps, double *limit_mps)
+{
+    return trk_fast_spot_speed_limit_at(track, profile, s_m, hint, speed_mps, limit_mps);
 }
 
 void trk_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m, double *line_out,

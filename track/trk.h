@@ -293,6 +293,9 @@ double trk_speed_limit_at(const TrkSpeedProfile *profile, double s_m, int *hint)
  * bit-identical to its own query, whatever the profile and s. */
 TrkSpot trk_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m, int *hint,
                           double *speed_mps);
+/* trk_spot_speed_at, and trk_speed_limit_at into *limit_mps, from the same look-up (bit-identical to each query). */
+TrkSpot trk_spot_speed_limit_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m, int *hint,
+                                double *speed_mps, double *limit_mps);
 void trk_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m, double *line_out,
                       double *speed_out, int n);
 double trk_profile_lap_time(const TrkSpeedProfile *profile);                /* s, flying lap along the path */

@@ -167,11 +167,15 @@ inline bool trk_profile_on_grid(const TrkTrack *track, const TrkSpeedProfile *pr
     return profile->n == track->n && profile->ds_m == track->ds_m && profile->length_m == track->length_m;
 }
 
-inline TrkSpot trk_fast_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m,
-                                      int *hint, double *speed_mps)
+/* trk_fast_spot_speed_at, and the profile's limit (trk_speed_limit_at) into *limit_mps unless it is NULL, from the
+ * same look-up. */
+inline TrkSpot trk_fast_spot_speed_limit_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m,
+                                            int *hint, double *speed_mps, double *limit_mps)
 {
     if (!(s_m >= 0.0 && s_m < track->length_m) || !trk_profile_on_grid(track, profile)) {
         *speed_mps = trk_fast_speed_at(profile, s_m, NULL);
+        if (limit_mps)
+            *limit_mps = trk_fast_profile_value(profile, profile->limit_mps, s_m, NULL);
         return trk_fast_spot_at(track, s_m, hint);
     }
     double f;
@@ -179,7 +183,15 @@ inline TrkSpot trk_fast_spot_speed_at(const TrkTrack *track, const TrkSpeedProfi
     if (hint)
         *hint = i;
     *speed_mps = trk_lerp(profile->v_mps[i], profile->v_mps[i + 1], f); /* as trk_speed_at */
+    if (limit_mps)
+        *limit_mps = trk_lerp(profile->limit_mps[i], profile->limit_mps[i + 1], f); /* as trk_speed_limit_at */
     return trk_spot_mix(track, i, f);
+}
+
+inline TrkSpot trk_fast_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m,
+                                      int *hint, double *speed_mps)
+{
+    return trk_fast_spot_speed_limit_at(track, profile, s_m, hint, speed_mps, NULL);
 }
 
 inline void trk_fast_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m,
@@ -212,6 +224,7 @@ inline void trk_fast_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *
 #define trk_line_d_n trk_fast_line_d_n
 #define trk_speed_at trk_fast_speed_at
 #define trk_spot_speed_at trk_fast_spot_speed_at
+#define trk_spot_speed_limit_at trk_fast_spot_speed_limit_at
 #define trk_line_speed_n trk_fast_line_speed_n
 #endif
 
