@@ -87,11 +87,16 @@ static inline const TrkSpeedProfile *drv_beh_plan_of(const TrkSpeedProfile *ours
 
 /* A car's pace: its speed over a plan where it is, at most 1 (1 where the plan is at a standstill). What a car
  * ahead is predicted by, along its plan (drv_beh_plan_of: safe following, the attack's verdict): a car below its
- * plan (held in a train, lifting) is predicted that much below it. */
+ * plan (held in a train, lifting) is predicted that much below it. drv_beh_pace_at takes the plan's speed there
+ * (trk_speed_at(plan, s_m + o->ds_m)) from a caller that reads it anyway. */
+static inline double drv_beh_pace_at(double plan_mps, const DrvOther *o)
+{
+    return plan_mps > 1.0 ? trk_fmin(o->speed_mps / plan_mps, 1.0) : 1.0;
+}
+
 static inline double drv_beh_pace(const TrkSpeedProfile *plan, double s_m, const DrvOther *o)
 {
-    double v = trk_speed_at(plan, s_m + o->ds_m, NULL);
-    return v > 1.0 ? trk_fmin(o->speed_mps / v, 1.0) : 1.0;
+    return drv_beh_pace_at(trk_speed_at(plan, s_m + o->ds_m, NULL), o);
 }
 
 /* Gap between bumpers (negative when the cars overlap along the track), m. */

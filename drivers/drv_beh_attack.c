@@ -56,7 +56,7 @@ static bool drv_attack_lane_holds(const DrvView *view, const DrvBehCtx *ctx, con
      * wake, without its tow and without the lane */
     bool under_way = (view->d_m - o->d_m) * (d - o->d_m) > 0.0 && fabs(view->d_m - o->d_m) >= DRV_ATTACK_UNDER_WAY_M;
     const TrkSpeedProfile *plan_o = drv_beh_plan_of(ctx->plan, o);
-    double pace = drv_beh_pace(plan_o, ctx->s_m, o);
+    double pace = 1.0; /* drv_beh_pace, from the first step's reading of the plan (at ctx->s_m + o->ds_m) */
     double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
     double x = 0.0, v = view->speed_mps;   /* we: our centre, from where we are */
     double xo = o->ds_m, vo = o->speed_mps; /* it: its centre */
@@ -74,8 +74,10 @@ static bool drv_attack_lane_holds(const DrvView *view, const DrvBehCtx *ctx, con
         /* its line and its plan where it is, from one look-up (each as trk_line_d_n and trk_speed_at give it) */
         double s_o = ctx->s_m + xo, line_o, plan_v;
         trk_line_speed_n(ctx->track, plan_o, &s_o, &line_o, &plan_v, 1);
-        if (k == 0)
+        if (k == 0) {
             e0 = o->d_m - line_o;
+            pace = drv_beh_pace_at(plan_v, o);
+        }
         double d_o = line_o + e0 * drv_fmax(1.0 - (xo - o->ds_m) / back, 0.0);
         if (fabs(d_o - d) < half)
             return false; /* it turns in across our lane before we are alongside */

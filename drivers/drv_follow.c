@@ -55,14 +55,16 @@ double drv_follow_points(const DrvView *view, const DrvDriver *driver, const Drv
     double room = drv_fmax(drv_beh_gap_m(view, o) - DRV_FOLLOW_ROOM_M, 0.0);
     double v_lead = o->speed_mps, s_lead = view->s_m + o->ds_m;
     const TrkSpeedProfile *plan_o = drv_beh_plan_of(driver->profile, o);
-    double pace = drv_beh_pace(plan_o, view->s_m, o);
+    double plan_lead = trk_speed_at(plan_o, s_lead, NULL); /* the pace's reading, and the first sample's (x_k[0] = 0) */
+    double pace = drv_beh_pace_at(plan_lead, o);
     double reach = drv_fmin(v_lead * v_lead / (2.0 * b_lead) + DRV_POINTS_EXTRA_M, DRV_POINTS_MAX_REACH_M);
     double x_k[DRV_POINTS_SAMPLES], v_k[DRV_POINTS_SAMPLES];
     bool braking_ahead = false;
     for (int k = 0; k < DRV_POINTS_SAMPLES; k++) {
         x_k[k] = reach * k / (DRV_POINTS_SAMPLES - 1.0);
         double v_brake2 = v_lead * v_lead - 2.0 * b_lead * x_k[k];
-        double v_pace = DRV_POINTS_PACE_SHARE * pace * trk_speed_at(plan_o, s_lead + x_k[k], NULL);
+        double plan_k = k == 0 ? plan_lead : trk_speed_at(plan_o, s_lead + x_k[k], NULL);
+        double v_pace = DRV_POINTS_PACE_SHARE * pace * plan_k;
         v_k[k] = drv_fmin(drv_fmax(v_pace, v_brake2 > 0.0 ? sqrt(v_brake2) : 0.0), v_lead);
         braking_ahead |= v_k[k] < v_lead - DRV_POINTS_BRAKING_MPS;
     }
@@ -92,13 +94,19 @@ typedef struct DrvLeadWay {
     double x[DRV_TIME_STEPS + 1], v[DRV_TIME_STEPS + 1];
 } DrvLeadWay;
 
-/* The way's next step (n to n + 1): the escape asks for one step at a time, so no loop to set up for it. */
-static inline void drv_lead_way_step(DrvLeadWay *w)
+/* The way's next step (n to n + 1) with plan_mps, its plan at the lead's predicted place (s_m + x[n]). */
+static inline void drv_lead_way_step_at(DrvLeadWay *w, double plan_mps)
 {
     int i = w->n++;
-    double floor_v = DRV_TIME_PACE_SHARE * w->pace * trk_speed_at(w->plan, w->s_m + w->x[i], NULL);
+    double floor_v = DRV_TIME_PACE_SHARE * w->pace * plan_mps;
     w->v[i + 1] = drv_fmax(drv_fmin(w->v[i], floor_v), w->v[i] - w->b_mps2 * DRV_TIME_DT_S);
     w->x[i + 1] = w->x[i] + 0.5 * (w->v[i] + w->v[i + 1]) * DRV_TIME_DT_S;
+}
+
+/* The way's next step: the escape asks for one step at a time, so no loop to set up for it. */
+static inline void drv_lead_way_step(DrvLeadWay *w)
+{
+    drv_lead_way_step_at(w, trk_speed_at(w->plan, w->s_m + w->x[w->n], NULL));
 }
 
 /* The steps of an escape that fall within the reaction time react_s: the k >= 1 with k * DRV_TIME_DT_S <= react_s,
@@ -157,7 +165,8 @@ double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHe
     if (room >= hi * (DRV_TIME_REACTION_S + DRV_TIME_HEADWAY_S) + hi * hi / (2.0 * b))
         return INFINITY;
     const TrkSpeedProfile *plan_o = drv_beh_plan_of(driver->profile, o);
-    DrvLeadWay way = {.plan = plan_o, .s_m = s_lead, .pace = drv_beh_pace(plan_o, view->s_m, o),
+    double plan_lead = trk_speed_at(plan_o, s_lead, NULL); /* drv_beh_pace's reading, and the way's first step's */
+    DrvLeadWay way = {.plan = plan_o, .s_m = s_lead, .pace = drv_beh_pace_at(plan_lead, o),
                       .n = 0,
                       .b_mps2 = drv_corner_braking(g, o->speed_mps, trk_line_curvature(driver->track, s_lead, NULL))};
     way.x[0] = 0.0, way.v[0] = o->speed_mps;
@@ -165,6 +174,7 @@ double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHe
     for (const DrvOther *c = o + 1; c < view->others + view->other_count && c->ds_m - o->ds_m < DRV_TRAIN_M; c++)
         if (fabs(c->d_m - o->d_m) < 0.5 * (c->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M)
             way.pace = drv_fmin(way.pace, DRV_TRAIN_SHARE * drv_beh_pace(plan_o, view->s_m, c));
+    drv_lead_way_step_at(&way, plan_lead); /* every escape takes the first step: at s_lead + x[0], s_lead + 0.0 */
     /* A lead whose pace on its plan holds for the next seconds (a straight, no corner it brakes for) is followed
      * closely, in its wake: a faster car held 0.2 s behind it never came into the tow that lets it pull alongside.
      * Braking it does not foresee is met by pulling out beside it (drv_beh_attack.c judges whether that works). */

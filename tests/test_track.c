@@ -294,8 +294,8 @@ static bool profile_pair(ProfilePair *pp)
 }
 
 /* The track and a speed profile from one look-up (a driver at its position, with the plan's limit there; the line and
- * the plan along its braking distance) give exactly what the single queries give, on and off the lap and at the seam, for a profile built on
- * the track and for one built on another track (which cannot share the look-up). */
+ * the plan along its braking distance) give exactly what the single queries give, on and off the lap and at the
+ * seam, for a profile built on the track and for one built on another track (which cannot share the look-up). */
 static int test_spot_and_line_with_speed_match_queries(void)
 {
     ProfilePair pp;
