@@ -32,9 +32,14 @@
 #define DRV_ATTACK_INTEREST_MIN 0.6  /* interest in the attack lane for a driver whose attack is 0... */
 #define DRV_ATTACK_INTEREST_MAX 1.0  /* ...and for one whose attack is 1 */
 
-/* The car ahead whose lane overlaps ours: the one we follow. NULL when none within DRV_ATTACK_RANGE_M. */
-static const DrvOther *drv_attack_followed(const DrvView *view)
+/* The car ahead whose lane overlaps ours: the one we follow. NULL when none within DRV_ATTACK_RANGE_M. Lanes are
+ * compared as offsets from the racing line, each read where its car is: where the line sweeps across the track (a
+ * corner's turn-in, a chicane) a car ahead on the line is metres to the side of us on the line too, and judged by
+ * absolute offsets it was not followed but avoided, its band of danger swept across the line. */
+static const DrvOther *drv_attack_followed(const DrvView *view, const DrvBehCtx *ctx)
 {
+    double s_me = view->s_m, line_me;
+    trk_line_d_n(ctx->track, &s_me, &line_me, 1);
     for (int i = 0; i < view->other_count; i++) {
         const DrvOther *o = &view->others[i];
         if (o->ds_m <= 0.0)
@@ -43,7 +48,9 @@ static const DrvOther *drv_attack_followed(const DrvView *view)
         if (gap > DRV_ATTACK_RANGE_M)
             return NULL; /* sorted by ds: every later car is further still */
         double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
-        if (gap > 0.0 && fabs(o->d_m - view->d_m) < half)
+        double s_o = view->s_m + o->ds_m, line_o;
+        trk_line_d_n(ctx->track, &s_o, &line_o, 1);
+        if (gap > 0.0 && fabs((o->d_m - line_o) - (view->d_m - line_me)) < half)
             return o;
     }
     return NULL;
@@ -94,7 +101,7 @@ DrvAttack drv_attack_judge(const DrvView *view, const DrvBehCtx *ctx)
     DrvAttack a = {NULL, false, 0.0};
     if (view->laps_done == 0 || ctx->track == NULL || ctx->lanes == NULL || ctx->plan == NULL)
         return a; /* the first lap keeps its pack manners (drv_beh_avoid.c) */
-    a.target = drv_attack_followed(view);
+    a.target = drv_attack_followed(view, ctx);
     if (a.target == NULL)
         return a;
     const DrvOther *o = a.target;

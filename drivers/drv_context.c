@@ -23,6 +23,7 @@
 #define DRV_ALONE_MARGIN_M 5.0           /* a car ahead this much beyond a behaviour's reach is still company, m */
 #define DRV_ALONE_MARGIN_MPS 1.0         /* and one this much past its speed thresholds, m/s */
 #define DRV_ALONE_BEHIND_M 70.0          /* beyond the blue-flag range (60 m) */
+#define DRV_ON_LINE_M 0.5                /* a chosen offset this near the line is the line (a slot's width), m */
 #define DRV_ATTACK_AIM_M 1.0             /* a chosen offset this near the attack's lane is the attack, m */
 #define DRV_HELD_DANGER 0.7f           /* danger from which a lane is closed to us for the length of a sweep */
 
@@ -210,7 +211,7 @@ void drv_context_decide(DrvDriver *driver, const DrvView *view, DrvHere *here, d
     DrvResolveResult res;
     drv_resolver_fn(p->resolver)(&map, view->d_m, &res);
     driver->plan.valid = true;
-    driver->plan.on_line = false;
+    driver->plan.on_line = fabs(res.chosen_d_m - line_d_m) <= DRV_ON_LINE_M;
     driver->plan.target_d_m = res.chosen_d_m;
     driver->plan.braking = res.chosen_danger > p->aggression || res.no_slot;
     driver->plan.line_blocked = drv_line_blocked(driver, view, here, &map, &res);

@@ -43,6 +43,7 @@
 #define DRV_REJOIN_SAMPLES 8           /* points of the way back checked */
 #define DRV_REJOIN_DRIFT_M2PS 0.5      /* offset times lateral speed away from the line: a drift */
 #define DRV_TOW_MAX_CURVATURE 0.002    /* 1/m: where the car may beat its plan's acceleration (a radius of 500 m) */
+#define DRV_MOVE_ENGINE_SHARE 0.35     /* of the grip, left to the throttle by an attack's move on a straight */
 #define DRV_FULL_THROTTLE_MPS2 20.0    /* more than any engine gives: the sim clips it to the engine's power */
 
 static double drv_follow_speed(const DrvView *view, const DrvPersonality *p, const DrvOther *o)
@@ -434,6 +435,12 @@ static void drv_share_grip(const DrvDriver *driver, const DrvView *view, const D
         double b = drv_fmin(-*ax, brake_first_mps2);
         cap = sqrt(drv_fmax(g * g - b * b, DRV_DODGE_SHARE * DRV_DODGE_SHARE * g * g));
     }
+    else if (driver->plan.attacking && *ax > 0.0 && fabs(k_here) < DRV_TOW_MAX_CURVATURE) {
+        /* an attack's pull-out on a straight keeps some throttle: asked for the whole grip sideways, the move left
+         * the engine nothing and the car fell back out of the tow it was leaving */
+        double keep = drv_fmin(*ax, DRV_MOVE_ENGINE_SHARE * g);
+        cap = sqrt(g * g - keep * keep);
+    }
     ay = drv_fmax(-cap, drv_fmin(cap, ay));
     /* staying on the track comes before braking */
     double wl = here->spot.left_m, wr = here->spot.right_m;
@@ -513,11 +520,14 @@ void drv_drive_control(DrvDriver *driver, const DrvView *view, double target_d, 
     }
     /* a car ahead in the lane we aim for: we mean to stay behind it, so we follow it now, while there is still
      * room to shed the speed (the danger of a car ahead passes the aggression only when contact is close) */
+    double a_follow = 0.0; /* the safe-following limit's own slope, when it sets our speed */
     const DrvOther *lead = drv_car_on_course(driver, view, first, target_d, line_d_m);
     if (lead != NULL) {
         double v_safe = drv_follow_safe_speed(view, driver, here, lead);
-        if (v_safe < target_v)
+        if (v_safe < target_v) {
             brake_first = INFINITY;
+            a_follow = drv_fmin(drv_follow_lead_accel(driver, view, lead), 0.0);
+        }
         target_v = drv_cap(target_v, v_safe, DRV_LIMIT_FOLLOW, &limit);
     }
     target_v = drv_cap(target_v, drv_no_time_to_clear(view, first, p), DRV_LIMIT_CLEAR, &limit);
@@ -526,35 +536,48 @@ void drv_drive_control(DrvDriver *driver, const DrvView *view, double target_d, 
     double line_here = here->spot.line_d_m;
     double off_here = drv_fmax(fabs(view->d_m - line_here) - DRV_LINE_TRACK_TOL_M, 0.0);
     double off_aim = drv_fmax(fabs(target_d - line_d_m) - DRV_LINE_TRACK_TOL_M, 0.0);
+    /* a target between the line and an edge too near it for a car to pass there is the line: the map's edge slot
+     * beside a line that runs along the edge */
+    double edge_l = here->spot.left_m - 0.5 * view->width_m, edge_r = 0.5 * view->width_m - here->spot.right_m;
+    if ((target_d > line_d_m && edge_l - line_d_m < view->width_m) ||
+        (target_d < line_d_m && line_d_m - edge_r < view->width_m))
+        off_aim = 0.0;
     double w_line = drv_line_weight(drv_fmax(off_here, off_aim), 0.0);
     /* the lane's cap is read only when one of its two uses below needs it (most ticks neither does), and taken from
      * this tick's decision when it read it for this lane */
+    bool attacking = driver->plan.attacking;
     double v_off = 0.0;
-    if (w_line < 1.0 || driver->plan.line_blocked)
+    if (w_line < 1.0 || driver->plan.line_blocked || attacking)
         v_off = drv_held_is_for(&here->held, target_d) ? here->held.v_off_mps
                                                         : drv_offline_speed(driver, view, target_d, here);
-    /* a target held off the line by danger is a lane the line only crosses: judged at one point it counts as on the
-     * line where they cross, and the lane's cap took over a few metres later, too late to brake for it without the
-     * grip to stop a sideways slide (the S-bend's lap-1 contacts). So it is judged over the braking distance. */
-    /* an attack keeps the tow's throttle on its lane: its caps count only where they are below the plan */
-    bool attacking = driver->plan.attacking;
-    if (driver->plan.line_blocked) {
-        double v_held = drv_held_speed(driver, view, target_d, v_plan, v_off, here);
-        if (!attacking || v_held < v_plan)
-            target_v = drv_cap(target_v, v_held, DRV_LIMIT_HELD, &limit);
-    }
-    if (off_aim <= 0.0 && !driver->plan.line_blocked) {
-        /* aiming for the line: the way back to it, not a lane of constant offset through every corner ahead */
-        if (off_here > 0.0)
-            target_v = drv_cap(target_v, drv_rejoin_speed(driver, view, here, view->d_m - line_here), DRV_LIMIT_REJOIN,
+    if (attacking) {
+        /* an attack drives its lane at the lane's own cap, which brakes for every corner ahead on it and lets the tow
+         * take the car above its plan on a straight: the held lane's and the way back's caps are for a car that
+         * rejoins the line behind the car beside it, and capped at the plan they cost the pull-out its throttle */
+        target_v = drv_cap(target_v, v_off, DRV_LIMIT_LANE, &limit);
+    } else {
+        /* a target held off the line by danger is a lane the line only crosses: judged at one point it counts as on
+         * the line where they cross, and the lane's cap took over a few metres later, too late to brake for it
+         * without the grip to stop a sideways slide (the S-bend's lap-1 contacts). So it is judged over the braking
+         * distance. */
+        if (driver->plan.line_blocked)
+            target_v = drv_cap(target_v, drv_held_speed(driver, view, target_d, v_plan, v_off, here), DRV_LIMIT_HELD,
                                &limit);
-    } else if (w_line < 1.0) {
-        double v_lane = drv_capped_plan(v_plan, v_off, w_line);
-        if (!attacking || v_lane < v_plan)
-            target_v = drv_cap(target_v, v_lane, DRV_LIMIT_LANE, &limit);
+        if (off_aim <= 0.0 && !driver->plan.line_blocked) {
+            /* aiming for the line: the way back to it, not a lane of constant offset through every corner ahead */
+            if (off_here > 0.0)
+                target_v = drv_cap(target_v, drv_rejoin_speed(driver, view, here, view->d_m - line_here),
+                                   DRV_LIMIT_REJOIN, &limit);
+        } else if (w_line < 1.0) {
+            target_v = drv_cap(target_v, drv_capped_plan(v_plan, v_off, w_line), DRV_LIMIT_LANE, &limit);
+        }
     }
     if (target_v < v_free)
         a_plan = drv_fmin(a_plan, 0.0); /* following a car: the plan's slope no longer applies, only its braking */
+    /* a limit that falls as fast as the lead brakes, tracked without its slope, was overrun by several m/s (the
+     * speed control's lag): into a braking zone the follower closed on the lead it meant to stay behind */
+    if (limit == DRV_LIMIT_FOLLOW)
+        a_plan = drv_fmin(a_plan, a_follow);
 
     double ax = drv_control_speed(view, target_v, a_plan, here->control_grip.speed_mps2);
     DrvSteerRef ref;

@@ -28,7 +28,10 @@
 #define DRV_POINTS_EXTRA_M 20.0         /* read this far beyond its braking distance, m */
 #define DRV_POINTS_MAX_REACH_M 200.0
 #define DRV_TIME_REACTION_S 0.4         /* in time: our reaction time to the lead's braking, s */
-#define DRV_TIME_PACE_SHARE 0.9         /* the lead is predicted no slower than this share of its pace on its plan */
+#define DRV_TIME_PACE_SHARE 1.0         /* the lead is predicted no slower than this share of its pace on its own
+                                         * plan: the plan is the lead's own (drv_beh_plan_of), and a lead below it
+                                         * (held, lifting) has that pace; a margin here held a faster car back through
+                                         * every corner behind a slower one */
 #define DRV_TIME_HEADWAY_S 0.2          /* time headway kept all through the escape, s */
 #define DRV_TIME_WAKE_REACTION_S 0.15   /* the same two behind a lead with no braking foreseen (in its wake on a */
 #define DRV_TIME_WAKE_HEADWAY_S 0.05    /* straight, where the tow is): the escape is to pull out beside it, s */
@@ -45,6 +48,7 @@
 #define DRV_TIME_TOLERANCE_MPS 0.05     /* ...which stops once the bracket is this narrow, m/s, */
 #define DRV_TIME_CLOSE_M 0.2            /* ...or at a speed whose escape holds by less than this, m */
 #define DRV_TIME_ABOVE_MPS 5.0          /* the bracket's top: this much over our speed or plan */
+#define DRV_LEAD_ACCEL_DT_S 0.2        /* the lead's acceleration on its plan: over this far ahead in time, s */
 #define DRV_TRAIN_M 100.0               /* cars this far ahead of the lead, in its lane, set its pace too, m... */
 #define DRV_TRAIN_SHARE 0.8             /* ...at this share of theirs: a lead in a train brakes for the car ahead */
 
@@ -124,13 +128,27 @@ static int drv_reaction_steps(double react_s)
  * (drv_reaction_steps of DRV_TIME_REACTION_S or less) and then brakes at b, never below the lead's speed. Returns its
  * smallest margin, m, over the way: how far it stays behind the point DRV_TIME_HEADWAY_S behind the lead's predicted
  * position (negative: it comes too close). The margin falls as v rises. */
-static double drv_escape_margin(double v, double room, double b, int react_steps, double headway_s, DrvLeadWay *way)
+/* The follower's braking in its escape: its share of the grip at each speed on the way down, since the grip falls
+ * with the downforce as the car slows (counted at the speed it starts from, the escape promised braking the car no
+ * longer had by the time it needed it). */
+typedef struct DrvEscapeBrake {
+    const TrkCarParams *car;
+    double share, kappa; /* the driver's grip use; the curvature the braking shares the grip with, 1/m */
+} DrvEscapeBrake;
+
+static double drv_escape_brake(const DrvEscapeBrake *br, double v)
+{
+    return br->share * drv_corner_braking(trk_car_grip_mps2(br->car, v), v, br->kappa);
+}
+
+static double drv_escape_margin(double v, double room, const DrvEscapeBrake *br, int react_steps, double headway_s,
+                                DrvLeadWay *way)
 {
     double x = 0.0, vf = v, margin = INFINITY;
     for (int k = 1; k <= DRV_TIME_STEPS; k++) {
         if (way->n < k)
             drv_lead_way_step(way);
-        double vn = k <= react_steps ? vf : drv_fmax(vf - b * DRV_TIME_DT_S, way->v[k]);
+        double vn = k <= react_steps ? vf : drv_fmax(vf - drv_escape_brake(br, vf) * DRV_TIME_DT_S, way->v[k]);
         x += 0.5 * (vf + vn) * DRV_TIME_DT_S;
         vf = vn;
         margin = drv_fmin(margin, room + way->x[k] - headway_s * vf - x);
@@ -156,7 +174,8 @@ double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHe
 {
     double g = here->grip_mps2, v = view->speed_mps, s_lead = view->s_m + o->ds_m;
     double k_ahead = trk_line_curvature(driver->track, view->s_m + 0.5 * v, NULL);
-    double b = driver->p.grip_use * drv_corner_braking(g, v, drv_fmax(fabs(here->spot.line_kappa), fabs(k_ahead)));
+    const DrvEscapeBrake br = {&driver->car, driver->p.grip_use, drv_fmax(fabs(here->spot.line_kappa), fabs(k_ahead))};
+    double b = drv_escape_brake(&br, 0.0); /* the least it brakes at any speed: the early return below stays safe */
     double room = drv_fmax(drv_beh_gap_m(view, o) - DRV_FOLLOW_ROOM_M, 0.0);
     /* the root is searched between rest and the bracket's top */
     double lo = 0.0, hi = drv_fmax(v, here->line_speed_mps) + DRV_TIME_ABOVE_MPS;
@@ -186,16 +205,16 @@ double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHe
     double headway = DRV_TIME_WAKE_HEADWAY_S + w * (DRV_TIME_HEADWAY_S - DRV_TIME_WAKE_HEADWAY_S);
     int react_steps = drv_reaction_steps(react);
     /* the fastest speed whose escape holds: the margin's root, by regula falsi (Illinois), kept on the safe side */
-    double m_hi = drv_escape_margin(hi, room, b, react_steps, headway, &way);
+    double m_hi = drv_escape_margin(hi, room, &br, react_steps, headway, &way);
     if (m_hi >= 0.0)
         return INFINITY;
     /* at rest: room plus the lead's first step, never negative */
-    double m_lo = drv_escape_margin(lo, room, b, react_steps, headway, &way);
+    double m_lo = drv_escape_margin(lo, room, &br, react_steps, headway, &way);
     int side = 0;
     for (int it = 0; it < DRV_TIME_ITERATIONS && hi - lo > DRV_TIME_TOLERANCE_MPS; it++) {
         double mid = (lo * m_hi - hi * m_lo) / (m_hi - m_lo);
         mid = drv_fmin(drv_fmax(mid, lo + 0.01 * (hi - lo)), hi - 0.01 * (hi - lo));
-        double m = drv_escape_margin(mid, room, b, react_steps, headway, &way);
+        double m = drv_escape_margin(mid, room, &br, react_steps, headway, &way);
         if (m >= 0.0) {
             lo = mid, m_lo = m;
             if (m < DRV_TIME_CLOSE_M)
@@ -216,4 +235,13 @@ double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHe
 double drv_follow_safe_speed(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o)
 {
     return view->laps_done == 0 ? drv_follow_points(view, driver, here, o) : drv_follow_time(view, driver, here, o);
+}
+
+double drv_follow_lead_accel(const DrvDriver *driver, const DrvView *view, const DrvOther *o)
+{
+    const TrkSpeedProfile *plan_o = drv_beh_plan_of(driver->profile, o);
+    double s_lead = view->s_m + o->ds_m;
+    double plan_now = trk_speed_at(plan_o, s_lead, NULL);
+    double plan_next = trk_speed_at(plan_o, s_lead + o->speed_mps * DRV_LEAD_ACCEL_DT_S, NULL);
+    return drv_beh_pace_at(plan_now, o) * (plan_next - plan_now) / DRV_LEAD_ACCEL_DT_S;
 }

@@ -9,5 +9,8 @@
 double drv_follow_safe_speed(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o);
 double drv_follow_points(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o);
 double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o);
+/* The acceleration car o ahead is predicted to have now, along its own plan at its pace (drv_beh_pace), m/s^2:
+ * the slope of a safe-following limit that keeps us at a steady gap behind it. */
+double drv_follow_lead_accel(const DrvDriver *driver, const DrvView *view, const DrvOther *o);
 
 #endif

@@ -22,7 +22,7 @@ typedef struct DrvNoise {
 /* What a decision chose, held until the next one (see drv_think). */
 typedef struct DrvPlan {
     bool valid;          /* false until the first decision */
-    bool on_line;        /* aim for the racing line wherever it runs now (a car alone) */
+    bool on_line;        /* aim for the racing line wherever it runs now (a car alone, or a choice on it) */
     double target_d_m;   /* otherwise this offset */
     double line_d_m;     /* the racing line's target offset at the decision (the offset is held relative to it) */
     bool braking;        /* no lane free enough: follow the car in the path */

@@ -49,8 +49,8 @@ n_changed=$(printf '%s\n' "$out" | grep -c "^seed [0-9]*:")
 watch=$(printf '%s\n' "$out" | grep -E "^    watch: racesim run $race --seed [0-9]+ --at [0-9]+\.[0-9]{2}$")
 [ "$(printf '%s\n' "$watch" | grep -c .)" -eq "$n_changed" ]; check "a watch command per changed seed" $?
 # the moment of a seed's order change against the rerun's events: $1 the compare output, $2 "one" (an overtake with
-# a car whose place differs) or "both" (an overtake between two such cars), confirmed 1 to 10 s after the moment
-# (a pass is confirmed once the passer is a car length ahead for 1 s: after a side-by-side fight that can take 7 s)
+# a car whose place differs) or "both" (an overtake between two such cars), confirmed 1 to 15 s after the moment
+# (a pass is confirmed once the passer is a car length ahead for 1 s: after a side-by-side fight that can take 12 s)
 order_moments() {
     printf '%s\n' "$1" | awk '/^seed [0-9]+:.*order:/ { s = $0; getline; print s " " $0 }' | while IFS= read -r line; do
         seed=$(printf '%s\n' "$line" | sed 's/^seed \([0-9]*\):.*/\1/')
@@ -63,7 +63,7 @@ r = json.load(open(sys.argv[1]))
 at, need, moved = float(sys.argv[2]), sys.argv[3], {int(x) for x in sys.argv[4:]}
 passes = [e["tick"] / r["tick_hz"] for e in r["events"] if e["type"] == "overtake" and
           len({e["passer"], e["passed"]} & moved) >= (2 if need == "both" else 1)]
-sys.exit(0 if at < r["sim_time_s"] - 1 and any(at + 1 <= t <= at + 10 for t in passes) else 1)
+sys.exit(0 if at < r["sim_time_s"] - 1 and any(at + 1 <= t <= at + 15 for t in passes) else 1)
 PY
     done
 }
