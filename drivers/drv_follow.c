@@ -48,7 +48,7 @@
 #define DRV_TIME_TOLERANCE_MPS 0.05     /* ...which stops once the bracket is this narrow, m/s, */
 #define DRV_TIME_CLOSE_M 0.2            /* ...or at a speed whose escape holds by less than this, m */
 #define DRV_TIME_ABOVE_MPS 5.0          /* the bracket's top: this much over our speed or plan */
-#define DRV_LEAD_ACCEL_DT_S 0.2        /* the lead's acceleration on its plan: over this far ahead in time, s */
+#define DRV_LEAD_ACCEL_DT_S 0.2         /* the lead's acceleration on its plan: over this far ahead in time, s */
 #define DRV_TRAIN_M 100.0               /* cars this far ahead of the lead, in its lane, set its pace too, m... */
 #define DRV_TRAIN_SHARE 0.8             /* ...at this share of theirs: a lead in a train brakes for the car ahead */
 
@@ -124,10 +124,6 @@ static int drv_reaction_steps(double react_s)
     return steps;
 }
 
-/* The escape, judged in time: a follower at speed v, `room` metres behind the lead, reacts for react_steps steps
- * (drv_reaction_steps of DRV_TIME_REACTION_S or less) and then brakes at b, never below the lead's speed. Returns its
- * smallest margin, m, over the way: how far it stays behind the point DRV_TIME_HEADWAY_S behind the lead's predicted
- * position (negative: it comes too close). The margin falls as v rises. */
 /* The follower's braking in its escape: its share of the grip at each speed on the way down, since the grip falls
  * with the downforce as the car slows (counted at the speed it starts from, the escape promised braking the car no
  * longer had by the time it needed it). */
@@ -141,6 +137,10 @@ static double drv_escape_brake(const DrvEscapeBrake *br, double v)
     return br->share * drv_corner_braking(trk_car_grip_mps2(br->car, v), v, br->kappa);
 }
 
+/* The escape, judged in time: a follower at speed v, `room` metres behind the lead, reacts for react_steps steps
+ * (drv_reaction_steps of DRV_TIME_REACTION_S or less) and then brakes as br allows at each speed, never below the
+ * lead's speed. Returns its smallest margin, m, over the way: how far it stays behind the point headway_s behind the
+ * lead's predicted position (negative: it comes too close). The margin falls as v rises. */
 static double drv_escape_margin(double v, double room, const DrvEscapeBrake *br, int react_steps, double headway_s,
                                 DrvLeadWay *way)
 {

@@ -102,6 +102,52 @@ static const DrvOther *case_set_at(Case *c, double s, double v, double gap_m, do
     return &c->others[0];
 }
 
+/* The follower's escape brakes with the grip it has at each speed on the way down: from the limit behind a car
+ * standing on the main straight, braking at its grip use of the grip at each speed (falling with the downforce), after
+ * no reaction at all, stops it before that car. */
+static int test_escape_brakes_with_the_grip_at_each_speed(void)
+{
+    Case c;
+    TST_CHECK(case_open(&c));
+    const TrkCarParams car = trk_default_car();
+    for (double gap = 40.0; gap <= 120.0; gap += 20.0) {
+        double v = drv_follow_time(&c.view, c.driver, &c.here, case_set_at(&c, 100.0, 80.0, gap, 0.0));
+        TST_CHECK(v > 5.0 && isfinite(v));
+        double x = 0.0, dt = 0.001;
+        while (v > 0.0) {
+            double b = drv_default_personality().grip_use * trk_car_grip_mps2(&car, v);
+            x += v * dt;
+            v -= b * dt;
+        }
+        TST_CHECK(x <= gap - 4.6);
+    }
+    case_close(&c);
+    return 0;
+}
+
+/* The slope of the limit behind a lead at a steady gap: the lead's acceleration along its own plan at its pace. */
+static int test_lead_accel_is_its_plan_slope_at_its_pace(void)
+{
+    Case c;
+    TST_CHECK(case_open(&c));
+    const TrkSpeedProfile *plan = drv_plan(c.driver);
+    /* in turn 1's braking zone at its plan's speed: braking hard */
+    double v_brake = trk_speed_at(plan, 720.0, NULL);
+    const DrvOther *o = case_set_at(&c, 700.0, v_brake, 20.0, v_brake);
+    double a_full = drv_follow_lead_accel(c.driver, &c.view, o);
+    TST_CHECK(a_full < -10.0);
+    /* at half its plan's speed there, a quarter of it: half the speed, and half as fast along the plan's slope */
+    o = case_set_at(&c, 700.0, v_brake, 20.0, 0.5 * v_brake);
+    double a_half = drv_follow_lead_accel(c.driver, &c.view, o);
+    TST_CHECK(a_half < 0.0 && fabs(a_half - 0.25 * a_full) < 0.5);
+    /* early on the main straight, where its plan accelerates: no braking */
+    double v_straight = trk_speed_at(plan, 120.0, NULL);
+    o = case_set_at(&c, 100.0, v_straight, 20.0, v_straight);
+    TST_CHECK(drv_follow_lead_accel(c.driver, &c.view, o) > 0.0);
+    case_close(&c);
+    return 0;
+}
+
 static int test_wake_is_followed_closely_until_braking_is_foreseen(void)
 {
     Case c;
@@ -163,5 +209,7 @@ int main(void)
     TST_RUN(test_train_is_followed_further_back);
     TST_RUN(test_first_lap_follows_at_the_same_points);
     TST_RUN(test_wake_is_followed_closely_until_braking_is_foreseen);
+    TST_RUN(test_escape_brakes_with_the_grip_at_each_speed);
+    TST_RUN(test_lead_accel_is_its_plan_slope_at_its_pace);
     return tst_report();
 }
