@@ -13,7 +13,8 @@
 
 /* The verdict on the car we follow (drv_beh_attack.c): whether we can get alongside it, and on which lane. */
 typedef struct DrvAttack {
-    const DrvOther *target; /* the nearest car ahead in our lane, within range; NULL when none (or on lap 1) */
+    const DrvOther *target; /* the nearest car ahead in our lane, else the car of an attack under way while we are
+                             * beside and behind it, within range; NULL when none (or on lap 1) */
     bool feasible;          /* we get alongside it, on the lane at d_m, before its line needs that lane */
     double d_m;
 } DrvAttack;
@@ -35,6 +36,7 @@ typedef struct DrvBehCtx {
     double s_m;                   /* own arc length (the view's), where the plan is read from */
     const TrkTrack *track;        /* read by drv_attack_judge and drv_beh_defend; NULL = neither */
     DrvAttack attack;             /* drv_attack_judge's verdict for this tick */
+    int attacked_id;              /* the car the last decision's attack was on (DrvPlan.attacked_id), -1 for none */
 } DrvBehCtx;
 
 typedef void DrvBehaviourFn(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);

@@ -32,7 +32,8 @@
 #define DRV_ATTACK_INTEREST_MIN 0.6  /* interest in the attack lane for a driver whose attack is 0... */
 #define DRV_ATTACK_INTEREST_MAX 1.0  /* ...and for one whose attack is 1 */
 
-/* The car ahead whose lane overlaps ours: the one we follow. NULL when none within DRV_ATTACK_RANGE_M. Lanes are
+/* The car ahead whose lane overlaps ours: the one we follow; else the car an attack is on (ctx->attacked_id) while we
+ * are beside and behind it. NULL when none within DRV_ATTACK_RANGE_M. Lanes are
  * compared as offsets from the racing line, each read where its car is: where the line sweeps across the track (a
  * corner's turn-in, a chicane) a car ahead on the line is metres to the side of us on the line too, and judged by
  * absolute offsets it was not followed but avoided, its band of danger swept across the line. */
@@ -51,6 +52,13 @@ static const DrvOther *drv_attack_followed(const DrvView *view, const DrvBehCtx 
         double s_o = view->s_m + o->ds_m, line_o;
         trk_line_d_n(ctx->track, &s_o, &line_o, 1);
         if (gap > 0.0 && fabs((o->d_m - line_o) - (view->d_m - line_me)) < half)
+            return o;
+    }
+    /* none in our lane: the car of an attack under way, while we are beside and behind it (DrvPlan.attacked_id) */
+    for (int i = 0; i < view->other_count; i++) {
+        const DrvOther *o = &view->others[i];
+        double gap = drv_beh_gap_m(view, o);
+        if (o->id == ctx->attacked_id && o->ds_m > 0.0 && gap > 0.0 && gap <= DRV_ATTACK_RANGE_M)
             return o;
     }
     return NULL;

@@ -24,6 +24,7 @@
 #define DRV_ALONE_MARGIN_MPS 1.0         /* and one this much past its speed thresholds, m/s */
 #define DRV_ALONE_BEHIND_M 70.0          /* beyond the blue-flag range (60 m) */
 #define DRV_ON_LINE_M 0.5                /* a chosen offset this near the line is the line (a slot's width), m */
+#define DRV_WAKE_M 1.0                   /* this near the attacked car's offset, we are back in its wake, m */
 #define DRV_ATTACK_AIM_M 1.0             /* a chosen offset this near the attack's lane is the attack, m */
 #define DRV_HELD_DANGER 0.7f           /* danger from which a lane is closed to us for the length of a sweep */
 
@@ -162,7 +163,7 @@ void drv_context_decide(DrvDriver *driver, const DrvView *view, DrvHere *here, d
      * blend with maps from before it was alone. */
     if (drv_context_alone(view, p)) {
         driver->plan = (DrvPlan){.valid = true, .on_line = true, .target_d_m = line_d_m, .braking = false,
-                                 .line_blocked = false, .attacking = false};
+                                 .line_blocked = false, .attacking = false, .attacked_id = -1};
         driver->has_prev = false;
         driver->debug.slots = 0;
         driver->debug.alone = true;
@@ -199,6 +200,7 @@ void drv_context_decide(DrvDriver *driver, const DrvView *view, DrvHere *here, d
         .plan = driver->profile,
         .s_m = view->s_m,
         .track = trk,
+        .attacked_id = driver->plan.valid ? driver->plan.attacked_id : -1,
     };
     ctx.attack = drv_attack_judge(view, &ctx);
 
@@ -216,6 +218,14 @@ void drv_context_decide(DrvDriver *driver, const DrvView *view, DrvHere *here, d
     driver->plan.braking = res.chosen_danger > p->aggression || res.no_slot;
     driver->plan.line_blocked = drv_line_blocked(driver, view, here, &map, &res);
     driver->plan.attacking = ctx.attack.feasible && fabs(res.chosen_d_m - ctx.attack.d_m) < DRV_ATTACK_AIM_M;
+    /* the car an attack is on stays the car judged while we are out of its lane, beside and behind it: when the
+     * verdict then fails, we follow it back into its wake (drv_beh_avoid.c spares only the car judged), where before
+     * we were held beside it at the lane's cap, without the tow and without the pass */
+    const DrvOther *target = ctx.attack.target;
+    if (driver->plan.attacking)
+        driver->plan.attacked_id = target->id;
+    else if (target == NULL || target->id != driver->plan.attacked_id || fabs(view->d_m - target->d_m) < DRV_WAKE_M)
+        driver->plan.attacked_id = -1;
     drv_debug_fill(&driver->debug, &map, &res, driver->plan.braking, p->resolver, view->tick);
     driver->debug.attack = ctx.attack.feasible;
 }

@@ -27,6 +27,7 @@ typedef struct DrvPlan {
     double line_d_m;     /* the racing line's target offset at the decision (the offset is held relative to it) */
     bool braking;        /* no lane free enough: follow the car in the path */
     bool attacking;      /* the target is the attack's lane beside the car we follow (drv_beh_attack.c) */
+    int attacked_id;     /* the car that attack was on, until we are back in its wake or it is passed; -1 for none */
     bool line_blocked;   /* the racing line leaves the lanes free of danger within the braking distance: the target
                           * is held off the line there, and the lanes' caps are judged over that distance */
     bool bounded;        /* the decision saw lanes it must not enter: a lateral move stops inside free_lo..hi */

@@ -39,7 +39,8 @@ static void case_set(Case *c, double s, double v, double ds_m, double v_other, i
     c->ctx = (DrvBehCtx){.half_width_m = 1.0, .half_length_m = 2.3, .line_d_m = c->view.d_m,
                          .d_left_ahead_m = 7.5 - 1.0, .d_right_ahead_m = -7.5 + 1.0, .on_straight = true,
                          .grip_mps2 = c->here.grip_mps2, .line_speed_mps = c->here.line_speed_mps,
-                         .lanes = c->driver->lanes, .plan = c->driver->profile, .s_m = s, .track = c->track};
+                         .lanes = c->driver->lanes, .plan = c->driver->profile, .s_m = s, .track = c->track,
+                         .attacked_id = -1};
     c->ctx.attack = drv_attack_judge(&c->view, &c->ctx);
 }
 
@@ -59,6 +60,26 @@ static int test_catching_on_the_straight_attacks_on_the_free_side(void)
     float line_peak = map.interest[drv_map_d_to_slot(&map, LINE_D)];
     drv_beh_attack(&c.view, &c.driver->p, &c.ctx, &map);
     TST_CHECK(map.interest[drv_map_d_to_slot(&map, c.ctx.attack.d_m)] > line_peak);
+    case_close(&c);
+    return 0;
+}
+
+/* Out of the car's lane, beside and behind it (a pull-out whose verdict then fails), the car is still the one judged
+ * while the attack on it lasts, so that a failed attack ends back in its wake; without an attack it is not. */
+static int test_attacked_car_is_judged_from_beside_it(void)
+{
+    Case c;
+    TST_CHECK(case_open(&c));
+    case_set(&c, 100.0, 60.0, 15.0, 60.0, 1);
+    c.view.d_m = LINE_D - 3.5; /* pulled out to the right, 3.5 m off its lane */
+    c.ctx.attacked_id = -1;
+    TST_CHECK(drv_attack_judge(&c.view, &c.ctx).target == NULL);
+    c.ctx.attacked_id = c.other.id;
+    DrvAttack a = drv_attack_judge(&c.view, &c.ctx);
+    TST_CHECK(a.target == &c.other);
+    TST_CHECK(!a.feasible); /* not catching it: back to its wake */
+    c.ctx.attacked_id = c.other.id + 1; /* another car's attack */
+    TST_CHECK(drv_attack_judge(&c.view, &c.ctx).target == NULL);
     case_close(&c);
     return 0;
 }
@@ -151,6 +172,7 @@ int main(void)
     TST_RUN(test_a_slower_driver_is_judged_along_its_own_plan);
     TST_RUN(test_catching_on_the_straight_attacks_on_the_free_side);
     TST_RUN(test_not_catching_is_no_attack);
+    TST_RUN(test_attacked_car_is_judged_from_beside_it);
     TST_RUN(test_too_late_for_the_turn_in_is_no_attack);
     TST_RUN(test_first_lap_has_no_verdict);
     TST_RUN(test_a_car_we_cannot_pass_is_followed_in_its_wake);
