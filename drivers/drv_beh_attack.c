@@ -41,27 +41,23 @@ static const DrvOther *drv_attack_followed(const DrvView *view, const DrvBehCtx 
 {
     double s_me = view->s_m, line_me;
     trk_line_d_n(ctx->track, &s_me, &line_me, 1);
+    const DrvOther *attacked = NULL; /* the car of an attack under way, beside and behind it (DrvPlan.attacked_id) */
     for (int i = 0; i < view->other_count; i++) {
         const DrvOther *o = &view->others[i];
         if (o->ds_m <= 0.0)
             continue;
         double gap = drv_beh_gap_m(view, o);
         if (gap > DRV_ATTACK_RANGE_M)
-            return NULL; /* sorted by ds: every later car is further still */
+            break; /* sorted by ds: every later car is further still */
         double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
         double s_o = view->s_m + o->ds_m, line_o;
         trk_line_d_n(ctx->track, &s_o, &line_o, 1);
         if (gap > 0.0 && fabs((o->d_m - line_o) - (view->d_m - line_me)) < half)
             return o;
+        if (gap > 0.0 && o->id == ctx->attacked_id)
+            attacked = o;
     }
-    /* none in our lane: the car of an attack under way, while we are beside and behind it (DrvPlan.attacked_id) */
-    for (int i = 0; i < view->other_count; i++) {
-        const DrvOther *o = &view->others[i];
-        double gap = drv_beh_gap_m(view, o);
-        if (o->id == ctx->attacked_id && o->ds_m > 0.0 && gap > 0.0 && gap <= DRV_ATTACK_RANGE_M)
-            return o;
-    }
-    return NULL;
+    return attacked; /* none in our lane */
 }
 
 /* Whether, on the lane at offset d beside car o, we get our nose past its tail before its line needs our lane. */

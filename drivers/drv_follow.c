@@ -28,10 +28,6 @@
 #define DRV_POINTS_EXTRA_M 20.0         /* read this far beyond its braking distance, m */
 #define DRV_POINTS_MAX_REACH_M 200.0
 #define DRV_TIME_REACTION_S 0.4         /* in time: our reaction time to the lead's braking, s */
-#define DRV_TIME_PACE_SHARE 1.0         /* the lead is predicted no slower than this share of its pace on its own
-                                         * plan: the plan is the lead's own (drv_beh_plan_of), and a lead below it
-                                         * (held, lifting) has that pace; a margin here held a faster car back through
-                                         * every corner behind a slower one */
 #define DRV_TIME_HEADWAY_S 0.1          /* time headway kept all through the escape, s */
 #define DRV_TIME_WAKE_REACTION_S 0.15   /* the same two behind a lead with no braking foreseen (in its wake on a */
 #define DRV_TIME_WAKE_HEADWAY_S 0.05    /* straight, where the tow is): the escape is to pull out beside it, s */
@@ -90,7 +86,9 @@ static double drv_corner_braking(double g, double v, double k)
 }
 
 /* The lead's predicted way, stepped on demand: at each step of DRV_TIME_DT_S it brakes at b_mps2 but never below its
- * floor (its pace on its plan); an escape that ends early never pays for the rest. */
+ * floor, its pace on its own plan (drv_beh_plan_of; a lead below its plan, held or lifting, has that pace): a margin
+ * below that floor held a faster car back through every corner behind a slower one. An escape that ends early never
+ * pays for the rest. */
 typedef struct DrvLeadWay {
     const TrkSpeedProfile *plan;
     double s_m, pace, b_mps2;
@@ -102,7 +100,7 @@ typedef struct DrvLeadWay {
 static inline void drv_lead_way_step_at(DrvLeadWay *w, double plan_mps)
 {
     int i = w->n++;
-    double floor_v = DRV_TIME_PACE_SHARE * w->pace * plan_mps;
+    double floor_v = w->pace * plan_mps;
     w->v[i + 1] = drv_fmax(drv_fmin(w->v[i], floor_v), w->v[i] - w->b_mps2 * DRV_TIME_DT_S);
     w->x[i + 1] = w->x[i] + 0.5 * (w->v[i] + w->v[i + 1]) * DRV_TIME_DT_S;
 }
