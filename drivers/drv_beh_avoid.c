@@ -5,8 +5,9 @@
  * the driver's horizon), plus a little when it is very close in time even at equal speed (less, on a straight, for
  * a driver who likes the tow: sitting in a wake is drafting). Into and through corners the danger of a car ahead
  * is instead the braking needed to follow it (see drv_avoid_ahead_danger). From the second lap, the car we follow
- * and cannot get alongside (drv_beh_attack.c) is danger only for that braking: we follow it in its wake. Danger covers
- * the other car's width plus ours and a small margin, with the driver's skirt of decreasing danger either side.
+ * and cannot get alongside (drv_beh_attack.c) is no danger at all: we follow it in its wake, and how close is the
+ * safe-following limit's business (drv_follow.c). Danger covers the other car's width plus ours and a small margin,
+ * with the driver's skirt of decreasing danger either side.
  *
  * A gap is a lane only if the car fits through it with room to spare: between a car ahead and the track edge, or
  * between two cars ahead too close together along the track to weave between them, a gap narrower than our width
@@ -130,6 +131,12 @@ static double drv_avoid_slow_danger(const DrvView *view, const DrvPersonality *p
 static double drv_avoid_ahead_danger(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx,
                                      double horizon_s, double gap, const DrvOther *o)
 {
+    /* the car we follow and cannot get alongside (drv_beh_attack.c): its wake is the place to be, at the gap the
+     * safe-following limit keeps. Its braking is not danger either: a band spread with its lateral speed as it turns
+     * in along its line covers the track from its lane to the edge, and sends a follower in the braking zone across
+     * to the one lane left free, above that lane's cap and off the track. */
+    if (ctx->attack.target == o && !ctx->attack.feasible)
+        return 0.0;
     double closing = drv_avoid_closing(view, ctx, o);
     double ttc = closing > 0.05 ? gap / closing : INFINITY;
     double urgency = drv_clamp01(1.0 - ttc / horizon_s);
@@ -143,10 +150,6 @@ static double drv_avoid_ahead_danger(const DrvView *view, const DrvPersonality *
         urgency = drv_clamp01((need - DRV_AVOID_FOLLOW_EASY_SHARE * ctx->grip_mps2) /
                               ((DRV_AVOID_FOLLOW_BRAKE_SHARE - DRV_AVOID_FOLLOW_EASY_SHARE) * ctx->grip_mps2));
     }
-    /* the car we follow and cannot get alongside (drv_beh_attack.c): its wake is the place to be, at the gap the
-     * safe-following limit keeps; only the braking it takes to follow it counts */
-    if (ctx->attack.target == o && !ctx->attack.feasible)
-        return urgency;
     double headway = gap / drv_fmax(view->speed_mps, 5.0);
     /* on a straight nobody brakes: sitting close in a wake is drafting, and a driver who likes the tow sits closer */
     double wake = ctx->on_straight ? DRV_AVOID_WAKE_SHARE * p->draft_weight : 0.0;

@@ -28,10 +28,16 @@
 #define DRV_ATTACK_AIM_M 1.0             /* a chosen offset this near the attack's lane is the attack, m */
 #define DRV_HELD_DANGER 0.7f           /* danger from which a lane is closed to us for the length of a sweep */
 
-static DrvBehaviourFn *const drv_behaviours[] = {
-    drv_beh_line, drv_beh_stay, drv_beh_avoid, drv_beh_draft, drv_beh_attack, drv_beh_defend, drv_beh_edge,
-    drv_beh_yield, drv_beh_commit,
+/* The behaviours about the other cars (and the line among them): the driver's blur spreads the danger they write. */
+static DrvBehaviourFn *const drv_traffic_behaviours[] = {
+    drv_beh_line, drv_beh_stay, drv_beh_avoid, drv_beh_draft, drv_beh_attack, drv_beh_defend, drv_beh_yield,
 };
+/* The behaviours about the track itself, written after the blur: its limits and the lanes too fast for the corners
+ * ahead are the same for every driver. Blurred, they spread a slot or two toward a racing line that runs near an
+ * edge, the walk stopped short of the line, and a driver with a coarse, blurred map drove its lanes' caps whenever
+ * another car was near enough to need maps at all (Sam Rookie, 16 slots and a box blur, lapped 2 s slower with a
+ * car in his wake than alone). */
+static DrvBehaviourFn *const drv_track_behaviours[] = {drv_beh_edge, drv_beh_commit};
 
 /* True when no other car could write anything into the maps: none behind within DRV_ALONE_BEHIND_M (beyond the
  * blue-flag range; all the view shows), and none ahead within reach of avoid or drafting at its own closing speed,
@@ -70,8 +76,12 @@ int drv_context_slots(const DrvView *view, const DrvPersonality *p)
 
 void drv_context_behaviours(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map)
 {
-    for (size_t i = 0; i < sizeof drv_behaviours / sizeof drv_behaviours[0]; i++)
-        drv_behaviours[i](view, p, ctx, map);
+    for (size_t i = 0; i < sizeof drv_traffic_behaviours / sizeof drv_traffic_behaviours[0]; i++)
+        drv_traffic_behaviours[i](view, p, ctx, map);
+    /* the blur radius is set for full detail: scale it with the slot count so it always spans the same metres */
+    drv_post_blur(map, p->blur, (p->blur_radius * map->slots + p->slots / 2) / p->slots);
+    for (size_t i = 0; i < sizeof drv_track_behaviours / sizeof drv_track_behaviours[0]; i++)
+        drv_track_behaviours[i](view, p, ctx, map);
 }
 
 static void drv_debug_fill(DrvDebug *dbg, const DrvContextMap *map, const DrvResolveResult *res, bool braking,
@@ -207,8 +217,6 @@ void drv_context_decide(DrvDriver *driver, const DrvView *view, DrvHere *here, d
     DrvContextMap map;
     drv_map_init(&map, drv_context_slots(view, p), d_left, d_right);
     drv_context_behaviours(view, p, &ctx, &map);
-    /* the blur radius is set for full detail: scale it with the slot count so it always spans the same metres */
-    drv_post_blur(&map, p->blur, (p->blur_radius * map.slots + p->slots / 2) / p->slots);
     drv_post_hysteresis(&map, &driver->prev, &driver->has_prev, drv_hysteresis_weight(driver, view->tick));
     DrvResolveResult res;
     drv_resolver_fn(p->resolver)(&map, view->d_m, &res);

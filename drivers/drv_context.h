@@ -9,7 +9,8 @@
  * car is near enough to matter. */
 int drv_context_slots(const DrvView *view, const DrvPersonality *p);
 
-/* Runs every behaviour in a fixed order on a cleared map. */
+/* Runs every behaviour in a fixed order on a cleared map, with the driver's blur between the traffic's and the
+ * track's (drv_context.c). */
 void drv_context_behaviours(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
 
 /* Redraws the reaction noise when its period is over (both models call it first thing in a tick). */

@@ -27,7 +27,10 @@
 #define DRV_POINTS_SAMPLES 8            /* points of the lead's predicted way checked */
 #define DRV_POINTS_EXTRA_M 20.0         /* read this far beyond its braking distance, m */
 #define DRV_POINTS_MAX_REACH_M 200.0
-#define DRV_TIME_REACTION_S 0.4         /* in time: our reaction time to the lead's braking, s */
+/* In time: our reaction time to the lead's braking, s. Its braking for a corner is foreseen (it brakes where its plan
+ * does), so the reaction is a driver's to brake lights it expects; a longer one holds a follower back to half a second
+ * at every braking point, too far to brake later than the lead and get alongside. */
+#define DRV_TIME_REACTION_S 0.2
 #define DRV_TIME_HEADWAY_S 0.1          /* time headway kept all through the escape, s */
 #define DRV_TIME_WAKE_REACTION_S 0.15   /* the same two behind a lead with no braking foreseen (in its wake on a */
 #define DRV_TIME_WAKE_HEADWAY_S 0.05    /* straight, where the tow is): the escape is to pull out beside it, s */

@@ -145,6 +145,45 @@ static int test_a_car_we_cannot_pass_is_followed_in_its_wake(void)
     return 0;
 }
 
+/* Slots of the map with any danger, and the largest. */
+static int danger_slots(const DrvContextMap *map, float *max)
+{
+    int n = 0;
+    *max = 0.0f;
+    for (int i = 0; i < map->slots; i++) {
+        n += map->danger[i] > 0.0f;
+        *max = map->danger[i] > *max ? map->danger[i] : *max;
+    }
+    return n;
+}
+
+static int test_the_car_we_follow_into_a_corner_is_no_danger(void)
+{
+    Case c;
+    TST_CHECK(case_open(&c));
+    /* in turn 1's braking zone, 12 m behind a car 5 m/s below our plan where it is, turning in across the track at
+     * 6 m/s: we cannot get alongside it, and following it is the speed control's business, not the map's */
+    case_set(&c, 770.0, 60.0, 12.0, 45.0, 1);
+    c.other.lat_speed_mps = -6.0;
+    c.ctx.on_straight = false;
+    c.ctx.attack = drv_attack_judge(&c.view, &c.ctx);
+    TST_CHECK(c.ctx.attack.target == &c.other && !c.ctx.attack.feasible);
+    DrvContextMap map;
+    float max;
+    drv_map_init(&map, 32, 6.5, -6.5);
+    drv_beh_avoid(&c.view, &c.driver->p, &c.ctx, &map);
+    TST_CHECK(danger_slots(&map, &max) == 0);
+    /* the same car, not the one we follow (no verdict): its lane and its way across are danger, wider than a lane */
+    c.ctx.attack = (DrvAttack){NULL, false, 0.0};
+    drv_map_init(&map, 32, 6.5, -6.5);
+    drv_beh_avoid(&c.view, &c.driver->p, &c.ctx, &map);
+    int n = danger_slots(&map, &max);
+    TST_CHECK(max > 0.1f);
+    TST_CHECK(n * map.step_m > c.other.width_m + c.view.width_m);
+    case_close(&c);
+    return 0;
+}
+
 static int test_a_slower_driver_is_judged_along_its_own_plan(void)
 {
     Case c;
@@ -176,5 +215,6 @@ int main(void)
     TST_RUN(test_too_late_for_the_turn_in_is_no_attack);
     TST_RUN(test_first_lap_has_no_verdict);
     TST_RUN(test_a_car_we_cannot_pass_is_followed_in_its_wake);
+    TST_RUN(test_the_car_we_follow_into_a_corner_is_no_danger);
     return tst_report();
 }
