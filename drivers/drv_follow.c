@@ -126,31 +126,43 @@ static int drv_reaction_steps(double react_s)
  * with the downforce as the car slows (counted at the speed it starts from, the escape promised braking the car no
  * longer had by the time it needed it). */
 typedef struct DrvEscapeBrake {
-    const TrkCarParams *car;
+    TrkCarParams car; /* a copy, not a pointer: with the escape's restrict, its fields stay in registers for a whole
+                       * escape instead of being read again after each store to the lead's way */
     double share, kappa; /* the driver's grip use; the curvature the braking shares the grip with, 1/m */
 } DrvEscapeBrake;
 
-static double drv_escape_brake(const DrvEscapeBrake *br, double v)
+static inline double drv_escape_brake(const DrvEscapeBrake *br, double v)
 {
-    return br->share * drv_corner_braking(trk_car_grip_mps2(br->car, v), v, br->kappa);
+    return br->share * drv_corner_braking(trk_car_grip_mps2(&br->car, v), v, br->kappa);
 }
 
 /* The escape, judged in time: a follower at speed v, `room` metres behind the lead, reacts for react_steps steps
  * (drv_reaction_steps of DRV_TIME_REACTION_S or less) and then brakes as br allows at each speed, never below the
  * lead's speed. Returns its smallest margin, m, over the way: how far it stays behind the point headway_s behind the
  * lead's predicted position (negative: it comes too close). The margin falls as v rises. */
-static double drv_escape_margin(double v, double room, const DrvEscapeBrake *br, int react_steps, double headway_s,
-                                DrvLeadWay *way)
+static double drv_escape_margin(double v, double room, const DrvEscapeBrake *restrict br, int react_steps,
+                                double headway_s, DrvLeadWay *restrict way)
 {
     double x = 0.0, vf = v, margin = INFINITY;
-    for (int k = 1; k <= DRV_TIME_STEPS; k++) {
+    /* two loops for the two phases (the same steps in the same order): the braking loop computes the brake every
+     * step, so the compiler keeps the car's values in registers instead of reading them again each step */
+    int k = 1;
+    for (; k <= react_steps; k++) {
         if (way->n < k)
             drv_lead_way_step(way);
-        double vn = k <= react_steps ? vf : drv_fmax(vf - drv_escape_brake(br, vf) * DRV_TIME_DT_S, way->v[k]);
+        double vn = vf;
         x += 0.5 * (vf + vn) * DRV_TIME_DT_S;
         vf = vn;
         margin = drv_fmin(margin, room + way->x[k] - headway_s * vf - x);
-        if (vf <= way->v[k] && k > react_steps)
+    }
+    for (; k <= DRV_TIME_STEPS; k++) {
+        if (way->n < k)
+            drv_lead_way_step(way);
+        double vn = drv_fmax(vf - drv_escape_brake(br, vf) * DRV_TIME_DT_S, way->v[k]);
+        x += 0.5 * (vf + vn) * DRV_TIME_DT_S;
+        vf = vn;
+        margin = drv_fmin(margin, room + way->x[k] - headway_s * vf - x);
+        if (vf <= way->v[k])
             break; /* down to the lead's speed: from here we only fall back */
     }
     return margin;
@@ -172,7 +184,7 @@ double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHe
 {
     double g = here->grip_mps2, v = view->speed_mps, s_lead = view->s_m + o->ds_m;
     double k_ahead = trk_line_curvature(driver->track, view->s_m + 0.5 * v, NULL);
-    const DrvEscapeBrake br = {&driver->car, driver->p.grip_use, drv_fmax(fabs(here->spot.line_kappa), fabs(k_ahead))};
+    const DrvEscapeBrake br = {driver->car, driver->p.grip_use, drv_fmax(fabs(here->spot.line_kappa), fabs(k_ahead))};
     double b = drv_escape_brake(&br, 0.0); /* the least it brakes at any speed: the early return below stays safe */
     double room = drv_fmax(drv_beh_gap_m(view, o) - DRV_FOLLOW_ROOM_M, 0.0);
     /* the root is searched between rest and the bracket's top */
