@@ -208,7 +208,7 @@ void drv_context_decide(DrvDriver *driver, const DrvView *view, DrvHere *here, d
     drv_map_init(&map, drv_context_slots(view, p), d_left, d_right);
     drv_context_behaviours(view, p, &ctx, &map);
     /* the blur radius is set for full detail: scale it with the slot count so it always spans the same metres */
-    drv_post_blur(&map, p->blur, (p->blur_radius * map.slots + p->slots / 2) / p->slots);
+    drv_post_blur_kept(&map, p->blur, (p->blur_radius * map.slots + p->slots / 2) / p->slots, &driver->blur_weights);
     drv_post_hysteresis(&map, &driver->prev, &driver->has_prev, drv_hysteresis_weight(driver, view->tick));
     DrvResolveResult res;
     drv_resolver_fn(p->resolver)(&map, view->d_m, &res);
