@@ -180,7 +180,10 @@ static double drv_lead_brakes_in(const TrkSpeedProfile *plan, double s_lead, dou
     return INFINITY;
 }
 
-double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o)
+/* drv_follow_time, the search stopping once its bracket's safe end is above cap_mps: the limit is at least that end
+ * (the safe end only ever rises), so above cap_mps too. The value is the same whenever it is cap_mps or below. */
+static double drv_follow_time_below(const DrvView *view, const DrvDriver *driver, const DrvHere *here,
+                                    const DrvOther *o, double cap_mps)
 {
     double g = here->grip_mps2, v = view->speed_mps, s_lead = view->s_m + o->ds_m;
     double k_ahead = trk_line_curvature(driver->track, view->s_m + 0.5 * v, NULL);
@@ -229,6 +232,8 @@ double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHe
             lo = mid, m_lo = m;
             if (m < DRV_TIME_CLOSE_M)
                 break; /* a speed whose escape only just holds: the limit */
+            if (lo > cap_mps)
+                break; /* the limit is above the cap: the caller needs no more of it */
             if (side == 1)
                 m_hi *= 0.5;
             side = 1;
@@ -242,9 +247,21 @@ double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHe
     return lo;
 }
 
+double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o)
+{
+    return drv_follow_time_below(view, driver, here, o, INFINITY);
+}
+
 double drv_follow_safe_speed(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o)
 {
-    return view->laps_done == 0 ? drv_follow_points(view, driver, here, o) : drv_follow_time(view, driver, here, o);
+    return drv_follow_safe_speed_below(view, driver, here, o, INFINITY);
+}
+
+double drv_follow_safe_speed_below(const DrvView *view, const DrvDriver *driver, const DrvHere *here,
+                                   const DrvOther *o, double cap_mps)
+{
+    return view->laps_done == 0 ? drv_follow_points(view, driver, here, o)
+                                : drv_follow_time_below(view, driver, here, o, cap_mps);
 }
 
 double drv_follow_lead_accel(const DrvDriver *driver, const DrvView *view, const DrvOther *o)
