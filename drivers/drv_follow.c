@@ -48,24 +48,52 @@
 #define DRV_TRAIN_M 100.0               /* cars this far ahead of the lead, in its lane, set its pace too, m... */
 #define DRV_TRAIN_SHARE 0.8             /* ...at this share of theirs: a lead in a train brakes for the car ahead */
 
-double drv_follow_points(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o)
+/* Whether every point's limit in drv_follow_points_below is above cap_mps whatever the lead's plan says there: the
+ * lead's speed at a point (v_k there) is at least the lower of its braking curve vb_k and its speed now, and the
+ * reaction time at most react_max. A point's limit, sqrt(v^2 + 2 b max(room + x - react, 0)), rises with v >= 0 and
+ * falls with react, and so does its rounded value (IEEE rounding is monotonic), so each is at least the bound
+ * computed here. False for a negative or NaN speed or braking (then the bound says nothing). */
+static bool drv_points_above(const double *x_k, const double *vb_k, double v_lead, double b, double room,
+                             double react_max, double cap_mps)
+{
+    if (!(v_lead >= 0.0 && b >= 0.0 && react_max >= 0.0))
+        return false;
+    for (int k = 0; k < DRV_POINTS_SAMPLES; k++) {
+        double v = vb_k[k] < v_lead ? vb_k[k] : v_lead;
+        if (!(sqrt(v * v + 2.0 * b * drv_fmax(room + x_k[k] - react_max, 0.0)) > cap_mps))
+            return false;
+    }
+    return true;
+}
+
+/* drv_follow_points, or INFINITY when the limit is surely above cap_mps (drv_points_above), without reading the
+ * lead's plan: the same value whenever it is cap_mps or below. */
+static double drv_follow_points_below(const DrvView *view, const DrvDriver *driver, const DrvHere *here,
+                                      const DrvOther *o, double cap_mps)
 {
     double b = driver->p.grip_use * here->grip_mps2;
     double b_lead = here->grip_mps2;
     double room = drv_fmax(drv_beh_gap_m(view, o) - DRV_FOLLOW_ROOM_M, 0.0);
     double v_lead = o->speed_mps, s_lead = view->s_m + o->ds_m;
-    const TrkSpeedProfile *plan_o = drv_beh_plan_of(driver->profile, o);
-    double plan_lead = trk_speed_at(plan_o, s_lead, NULL); /* the pace's reading, and the first sample's (x_k[0] = 0) */
-    double pace = drv_beh_pace_at(plan_lead, o);
     double reach = drv_fmin(v_lead * v_lead / (2.0 * b_lead) + DRV_POINTS_EXTRA_M, DRV_POINTS_MAX_REACH_M);
-    double x_k[DRV_POINTS_SAMPLES], v_k[DRV_POINTS_SAMPLES];
-    bool braking_ahead = false;
+    /* the points of the lead's way and its braking curve there, then its pace on its plan at each */
+    double x_k[DRV_POINTS_SAMPLES], vb_k[DRV_POINTS_SAMPLES], v_k[DRV_POINTS_SAMPLES];
     for (int k = 0; k < DRV_POINTS_SAMPLES; k++) {
         x_k[k] = reach * k / (DRV_POINTS_SAMPLES - 1.0);
         double v_brake2 = v_lead * v_lead - 2.0 * b_lead * x_k[k];
+        vb_k[k] = v_brake2 > 0.0 ? sqrt(v_brake2) : 0.0;
+    }
+    double react_max = view->speed_mps * DRV_POINTS_REACTION_S; /* the longer of the two reaction times below */
+    if (drv_points_above(x_k, vb_k, v_lead, b, room, react_max, cap_mps))
+        return INFINITY;
+    const TrkSpeedProfile *plan_o = drv_beh_plan_of(driver->profile, o);
+    double plan_lead = trk_speed_at(plan_o, s_lead, NULL); /* the pace's reading, and the first sample's (x_k[0] = 0) */
+    double pace = drv_beh_pace_at(plan_lead, o);
+    bool braking_ahead = false;
+    for (int k = 0; k < DRV_POINTS_SAMPLES; k++) {
         double plan_k = k == 0 ? plan_lead : trk_speed_at(plan_o, s_lead + x_k[k], NULL);
         double v_pace = DRV_POINTS_PACE_SHARE * pace * plan_k;
-        v_k[k] = drv_fmin(drv_fmax(v_pace, v_brake2 > 0.0 ? sqrt(v_brake2) : 0.0), v_lead);
+        v_k[k] = drv_fmin(drv_fmax(v_pace, vb_k[k]), v_lead);
         braking_ahead |= v_k[k] < v_lead - DRV_POINTS_BRAKING_MPS;
     }
     /* a lead with a corner ahead will brake soon and is given the full reaction time; one with no reason to brake
@@ -75,6 +103,11 @@ double drv_follow_points(const DrvView *view, const DrvDriver *driver, const Drv
     for (int k = 0; k < DRV_POINTS_SAMPLES; k++)
         v_max = drv_fmin(v_max, sqrt(v_k[k] * v_k[k] + 2.0 * b * drv_fmax(room + x_k[k] - react, 0.0)));
     return v_max;
+}
+
+double drv_follow_points(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o)
+{
+    return drv_follow_points_below(view, driver, here, o, INFINITY);
 }
 
 /* Braking left at speed v on curvature k once the corner is held (friction circle), never counted below
@@ -260,7 +293,7 @@ double drv_follow_safe_speed(const DrvView *view, const DrvDriver *driver, const
 double drv_follow_safe_speed_below(const DrvView *view, const DrvDriver *driver, const DrvHere *here,
                                    const DrvOther *o, double cap_mps)
 {
-    return view->laps_done == 0 ? drv_follow_points(view, driver, here, o)
+    return view->laps_done == 0 ? drv_follow_points_below(view, driver, here, o, cap_mps)
                                 : drv_follow_time_below(view, driver, here, o, cap_mps);
 }
 

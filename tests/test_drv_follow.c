@@ -202,20 +202,22 @@ static int test_lead_is_predicted_along_its_own_plan(void)
 }
 
 /* The limit asked for below a cap (the speed the caller aims for): the same limit wherever it is at or below the
- * cap, else a speed above the cap; a NaN cap is no cap. */
+ * cap, else a speed above the cap; a NaN cap is no cap. Both rules: the first lap's and the one in time. */
 static int test_limit_below_a_cap(void)
 {
     Case c;
     TST_CHECK(case_open(&c));
-    for (double gap = 15.0; gap <= 60.0; gap += 5.0) {
-        const DrvOther *o = case_set(&c, gap, 60.0, false, 0.0, 1);
-        double v = drv_follow_safe_speed(&c.view, c.driver, &c.here, o);
-        for (double cap = 40.0; cap <= 90.0; cap += 2.5) {
-            double below = drv_follow_safe_speed_below(&c.view, c.driver, &c.here, o, cap);
-            TST_CHECK(v <= cap ? below == v : below > cap);
-        }
-        TST_CHECK(drv_follow_safe_speed_below(&c.view, c.driver, &c.here, o, NAN) == v);
-    }
+    for (int laps = 0; laps <= 1; laps++)
+        for (double gap = 15.0; gap <= 150.0; gap += 5.0)
+            for (double lead = 40.0; lead <= 80.0; lead += 20.0) {
+                const DrvOther *o = case_set(&c, gap, lead, false, 0.0, laps);
+                double v = drv_follow_safe_speed(&c.view, c.driver, &c.here, o);
+                for (double cap = 40.0; cap <= 90.0; cap += 2.5) {
+                    double below = drv_follow_safe_speed_below(&c.view, c.driver, &c.here, o, cap);
+                    TST_CHECK(v <= cap ? below == v : below > cap);
+                }
+                TST_CHECK(drv_follow_safe_speed_below(&c.view, c.driver, &c.here, o, NAN) == v);
+            }
     case_close(&c);
     return 0;
 }
