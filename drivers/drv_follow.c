@@ -201,16 +201,25 @@ static double drv_escape_margin(double v, double room, const DrvEscapeBrake *res
     return margin;
 }
 
-/* When the lead's pace on its plan (its predicted speed) first drops by DRV_TIME_FORESEE_MPS below its speed now
- * within DRV_TIME_FORESEE_S, s: the braking it will do for a corner. INFINITY when it does not. */
-static double drv_lead_brakes_in(const TrkSpeedProfile *plan, double s_lead, double pace, double v_lead)
+/* The weight of the wake's values against the full ones for a lead that brakes for a corner in t_brake s: 0 from
+ * DRV_TIME_FORESEE_S on (INFINITY: no braking foreseen), 1 within DRV_TIME_FORESEE_FULL_S, linear between. */
+static double drv_foresee_weight(double t_brake)
 {
-    for (int k = 1; k <= DRV_TIME_FORESEE_SAMPLES; k++) {
+    double w = (DRV_TIME_FORESEE_S - t_brake) / (DRV_TIME_FORESEE_S - DRV_TIME_FORESEE_FULL_S);
+    return drv_fmin(drv_fmax(w, 0.0), 1.0);
+}
+
+/* drv_foresee_weight of when the lead's pace on its plan (its predicted speed) first drops by DRV_TIME_FORESEE_MPS
+ * below its speed now, within DRV_TIME_FORESEE_S: the braking it will do for a corner. The last sample, at
+ * DRV_TIME_FORESEE_S itself, is not read: braking found there or never weighs 0 either way (+0.0 both). */
+static double drv_lead_braking_weight(const TrkSpeedProfile *plan, double s_lead, double pace, double v_lead)
+{
+    for (int k = 1; k < DRV_TIME_FORESEE_SAMPLES; k++) {
         double t = DRV_TIME_FORESEE_S * k / DRV_TIME_FORESEE_SAMPLES;
         if (pace * trk_speed_at(plan, s_lead + v_lead * t, NULL) < v_lead - DRV_TIME_FORESEE_MPS)
-            return t;
+            return drv_foresee_weight(t);
     }
-    return INFINITY;
+    return drv_foresee_weight(INFINITY);
 }
 
 /* drv_follow_time, the search stopping once its bracket's safe end is above cap_mps: the limit is at least that end
@@ -243,10 +252,8 @@ static double drv_follow_time_below(const DrvView *view, const DrvDriver *driver
     /* A lead whose pace on its plan holds for the next seconds (a straight, no corner it brakes for) is followed
      * closely, in its wake: a faster car held 0.2 s behind it never came into the tow that lets it pull alongside.
      * Braking it does not foresee is met by pulling out beside it (drv_beh_attack.c judges whether that works). */
-    double t_brake = drv_lead_brakes_in(plan_o, s_lead, way.pace, o->speed_mps);
     /* from the wake's values to the full ones as the braking comes nearer, so a follower drops back gently */
-    double w = (DRV_TIME_FORESEE_S - t_brake) / (DRV_TIME_FORESEE_S - DRV_TIME_FORESEE_FULL_S);
-    w = drv_fmin(drv_fmax(w, 0.0), 1.0);
+    double w = drv_lead_braking_weight(plan_o, s_lead, way.pace, o->speed_mps);
     double react = DRV_TIME_WAKE_REACTION_S + w * (DRV_TIME_REACTION_S - DRV_TIME_WAKE_REACTION_S);
     double headway = DRV_TIME_WAKE_HEADWAY_S + w * (DRV_TIME_HEADWAY_S - DRV_TIME_WAKE_HEADWAY_S);
     int react_steps = drv_reaction_steps(react);
