@@ -74,12 +74,13 @@ int drv_context_slots(const DrvView *view, const DrvPersonality *p)
     return low < DRV_LOD_MIN_SLOTS ? (p->slots < DRV_LOD_MIN_SLOTS ? p->slots : DRV_LOD_MIN_SLOTS) : low;
 }
 
-void drv_context_behaviours(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map)
+void drv_context_behaviours(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map,
+                            DrvBlurWeights *blur_weights)
 {
     for (size_t i = 0; i < sizeof drv_traffic_behaviours / sizeof drv_traffic_behaviours[0]; i++)
         drv_traffic_behaviours[i](view, p, ctx, map);
     /* the blur radius is set for full detail: scale it with the slot count so it always spans the same metres */
-    drv_post_blur(map, p->blur, (p->blur_radius * map->slots + p->slots / 2) / p->slots);
+    drv_post_blur_kept(map, p->blur, (p->blur_radius * map->slots + p->slots / 2) / p->slots, blur_weights);
     for (size_t i = 0; i < sizeof drv_track_behaviours / sizeof drv_track_behaviours[0]; i++)
         drv_track_behaviours[i](view, p, ctx, map);
 }
@@ -216,7 +217,7 @@ void drv_context_decide(DrvDriver *driver, const DrvView *view, DrvHere *here, d
 
     DrvContextMap map;
     drv_map_init(&map, drv_context_slots(view, p), d_left, d_right);
-    drv_context_behaviours(view, p, &ctx, &map);
+    drv_context_behaviours(view, p, &ctx, &map, &driver->blur_weights);
     drv_post_hysteresis(&map, &driver->prev, &driver->has_prev, drv_hysteresis_weight(driver, view->tick));
     DrvResolveResult res;
     drv_resolver_fn(p->resolver)(&map, view->d_m, &res);

@@ -523,7 +523,8 @@ void drv_drive_control(DrvDriver *driver, const DrvView *view, double target_d, 
     double a_follow = 0.0; /* the safe-following limit's own slope, when it sets our speed */
     const DrvOther *lead = drv_car_on_course(driver, view, first, target_d, line_d_m);
     if (lead != NULL) {
-        double v_safe = drv_follow_safe_speed(view, driver, here, lead);
+        /* only a limit below target_v changes anything below: the search may stop once it is above it */
+        double v_safe = drv_follow_safe_speed_below(view, driver, here, lead, target_v);
         if (v_safe < target_v) {
             brake_first = INFINITY;
             a_follow = drv_fmin(drv_follow_lead_accel(driver, view, lead), 0.0);

@@ -51,24 +51,52 @@
 #define DRV_TRAIN_M 100.0               /* cars this far ahead of the lead, in its lane, set its pace too, m... */
 #define DRV_TRAIN_SHARE 0.8             /* ...at this share of theirs: a lead in a train brakes for the car ahead */
 
-double drv_follow_points(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o)
+/* Whether every point's limit in drv_follow_points_below is above cap_mps whatever the lead's plan says there: the
+ * lead's speed at a point (v_k there) is at least the lower of its braking curve vb_k and its speed now, and the
+ * reaction time at most react_max. A point's limit, sqrt(v^2 + 2 b max(room + x - react, 0)), rises with v >= 0 and
+ * falls with react, and so does its rounded value (IEEE rounding is monotonic), so each is at least the bound
+ * computed here. False for a negative or NaN speed or braking (then the bound says nothing). */
+static bool drv_points_above(const double *x_k, const double *vb_k, double v_lead, double b, double room,
+                             double react_max, double cap_mps)
+{
+    if (!(v_lead >= 0.0 && b >= 0.0 && react_max >= 0.0))
+        return false;
+    for (int k = 0; k < DRV_POINTS_SAMPLES; k++) {
+        double v = vb_k[k] < v_lead ? vb_k[k] : v_lead;
+        if (!(sqrt(v * v + 2.0 * b * drv_fmax(room + x_k[k] - react_max, 0.0)) > cap_mps))
+            return false;
+    }
+    return true;
+}
+
+/* drv_follow_points, or INFINITY when the limit is surely above cap_mps (drv_points_above), without reading the
+ * lead's plan: the same value whenever it is cap_mps or below. */
+static double drv_follow_points_below(const DrvView *view, const DrvDriver *driver, const DrvHere *here,
+                                      const DrvOther *o, double cap_mps)
 {
     double b = driver->p.grip_use * here->grip_mps2;
     double b_lead = here->grip_mps2;
     double room = drv_fmax(drv_beh_gap_m(view, o) - DRV_FOLLOW_ROOM_M, 0.0);
     double v_lead = o->speed_mps, s_lead = view->s_m + o->ds_m;
-    const TrkSpeedProfile *plan_o = drv_beh_plan_of(driver->profile, o);
-    double plan_lead = trk_speed_at(plan_o, s_lead, NULL); /* the pace's reading, and the first sample's (x_k[0] = 0) */
-    double pace = drv_beh_pace_at(plan_lead, o);
     double reach = drv_fmin(v_lead * v_lead / (2.0 * b_lead) + DRV_POINTS_EXTRA_M, DRV_POINTS_MAX_REACH_M);
-    double x_k[DRV_POINTS_SAMPLES], v_k[DRV_POINTS_SAMPLES];
-    bool braking_ahead = false;
+    /* the points of the lead's way and its braking curve there, then its pace on its plan at each */
+    double x_k[DRV_POINTS_SAMPLES], vb_k[DRV_POINTS_SAMPLES], v_k[DRV_POINTS_SAMPLES];
     for (int k = 0; k < DRV_POINTS_SAMPLES; k++) {
         x_k[k] = reach * k / (DRV_POINTS_SAMPLES - 1.0);
         double v_brake2 = v_lead * v_lead - 2.0 * b_lead * x_k[k];
+        vb_k[k] = v_brake2 > 0.0 ? sqrt(v_brake2) : 0.0;
+    }
+    double react_max = view->speed_mps * DRV_POINTS_REACTION_S; /* the longer of the two reaction times below */
+    if (drv_points_above(x_k, vb_k, v_lead, b, room, react_max, cap_mps))
+        return INFINITY;
+    const TrkSpeedProfile *plan_o = drv_beh_plan_of(driver->profile, o);
+    double plan_lead = trk_speed_at(plan_o, s_lead, NULL); /* the pace's reading, and the first sample's (x_k[0] = 0) */
+    double pace = drv_beh_pace_at(plan_lead, o);
+    bool braking_ahead = false;
+    for (int k = 0; k < DRV_POINTS_SAMPLES; k++) {
         double plan_k = k == 0 ? plan_lead : trk_speed_at(plan_o, s_lead + x_k[k], NULL);
         double v_pace = DRV_POINTS_PACE_SHARE * pace * plan_k;
-        v_k[k] = drv_fmin(drv_fmax(v_pace, v_brake2 > 0.0 ? sqrt(v_brake2) : 0.0), v_lead);
+        v_k[k] = drv_fmin(drv_fmax(v_pace, vb_k[k]), v_lead);
         braking_ahead |= v_k[k] < v_lead - DRV_POINTS_BRAKING_MPS;
     }
     /* a lead with a corner ahead will brake soon and is given the full reaction time; one with no reason to brake
@@ -78,6 +106,11 @@ double drv_follow_points(const DrvView *view, const DrvDriver *driver, const Drv
     for (int k = 0; k < DRV_POINTS_SAMPLES; k++)
         v_max = drv_fmin(v_max, sqrt(v_k[k] * v_k[k] + 2.0 * b * drv_fmax(room + x_k[k] - react, 0.0)));
     return v_max;
+}
+
+double drv_follow_points(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o)
+{
+    return drv_follow_points_below(view, driver, here, o, INFINITY);
 }
 
 /* Braking left at speed v on curvature k once the corner is held (friction circle), never counted below
@@ -129,53 +162,77 @@ static int drv_reaction_steps(double react_s)
  * with the downforce as the car slows (counted at the speed it starts from, the escape promised braking the car no
  * longer had by the time it needed it). */
 typedef struct DrvEscapeBrake {
-    const TrkCarParams *car;
+    TrkCarParams car; /* a copy, not a pointer: with the escape's restrict, its fields stay in registers for a whole
+                       * escape instead of being read again after each store to the lead's way */
     double share, kappa; /* the driver's grip use; the curvature the braking shares the grip with, 1/m */
 } DrvEscapeBrake;
 
-static double drv_escape_brake(const DrvEscapeBrake *br, double v)
+static inline double drv_escape_brake(const DrvEscapeBrake *br, double v)
 {
-    return br->share * drv_corner_braking(trk_car_grip_mps2(br->car, v), v, br->kappa);
+    return br->share * drv_corner_braking(trk_car_grip_mps2(&br->car, v), v, br->kappa);
 }
 
 /* The escape, judged in time: a follower at speed v, `room` metres behind the lead, reacts for react_steps steps
  * (drv_reaction_steps of DRV_TIME_REACTION_S or less) and then brakes as br allows at each speed, never below the
  * lead's speed. Returns its smallest margin, m, over the way: how far it stays behind the point headway_s behind the
  * lead's predicted position (negative: it comes too close). The margin falls as v rises. */
-static double drv_escape_margin(double v, double room, const DrvEscapeBrake *br, int react_steps, double headway_s,
-                                DrvLeadWay *way)
+static double drv_escape_margin(double v, double room, const DrvEscapeBrake *restrict br, int react_steps,
+                                double headway_s, DrvLeadWay *restrict way)
 {
     double x = 0.0, vf = v, margin = INFINITY;
-    for (int k = 1; k <= DRV_TIME_STEPS; k++) {
+    /* two loops for the two phases (the same steps in the same order): the braking loop computes the brake every
+     * step, so the compiler keeps the car's values in registers instead of reading them again each step */
+    int k = 1;
+    for (; k <= react_steps; k++) {
         if (way->n < k)
             drv_lead_way_step(way);
-        double vn = k <= react_steps ? vf : drv_fmax(vf - drv_escape_brake(br, vf) * DRV_TIME_DT_S, way->v[k]);
+        double vn = vf;
         x += 0.5 * (vf + vn) * DRV_TIME_DT_S;
         vf = vn;
         margin = drv_fmin(margin, room + way->x[k] - headway_s * vf - x);
-        if (vf <= way->v[k] && k > react_steps)
+    }
+    for (; k <= DRV_TIME_STEPS; k++) {
+        if (way->n < k)
+            drv_lead_way_step(way);
+        double vn = drv_fmax(vf - drv_escape_brake(br, vf) * DRV_TIME_DT_S, way->v[k]);
+        x += 0.5 * (vf + vn) * DRV_TIME_DT_S;
+        vf = vn;
+        margin = drv_fmin(margin, room + way->x[k] - headway_s * vf - x);
+        if (vf <= way->v[k])
             break; /* down to the lead's speed: from here we only fall back */
     }
     return margin;
 }
 
-/* When the lead's pace on its plan (its predicted speed) first drops by DRV_TIME_FORESEE_MPS below its speed now
- * within DRV_TIME_FORESEE_S, s: the braking it will do for a corner. INFINITY when it does not. */
-static double drv_lead_brakes_in(const TrkSpeedProfile *plan, double s_lead, double pace, double v_lead)
+/* The weight of the wake's values against the full ones for a lead that brakes for a corner in t_brake s: 0 from
+ * DRV_TIME_FORESEE_S on (INFINITY: no braking foreseen), 1 within DRV_TIME_FORESEE_FULL_S, linear between. */
+static double drv_foresee_weight(double t_brake)
 {
-    for (int k = 1; k <= DRV_TIME_FORESEE_SAMPLES; k++) {
-        double t = DRV_TIME_FORESEE_S * k / DRV_TIME_FORESEE_SAMPLES;
-        if (pace * trk_speed_at(plan, s_lead + v_lead * t, NULL) < v_lead - DRV_TIME_FORESEE_MPS)
-            return t;
-    }
-    return INFINITY;
+    double w = (DRV_TIME_FORESEE_S - t_brake) / (DRV_TIME_FORESEE_S - DRV_TIME_FORESEE_FULL_S);
+    return drv_fmin(drv_fmax(w, 0.0), 1.0);
 }
 
-double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o)
+/* drv_foresee_weight of when the lead's pace on its plan (its predicted speed) first drops by DRV_TIME_FORESEE_MPS
+ * below its speed now, within DRV_TIME_FORESEE_S: the braking it will do for a corner. The last sample, at
+ * DRV_TIME_FORESEE_S itself, is not read: braking found there or never weighs 0 either way (+0.0 both). */
+static double drv_lead_braking_weight(const TrkSpeedProfile *plan, double s_lead, double pace, double v_lead)
+{
+    for (int k = 1; k < DRV_TIME_FORESEE_SAMPLES; k++) {
+        double t = DRV_TIME_FORESEE_S * k / DRV_TIME_FORESEE_SAMPLES;
+        if (pace * trk_speed_at(plan, s_lead + v_lead * t, NULL) < v_lead - DRV_TIME_FORESEE_MPS)
+            return drv_foresee_weight(t);
+    }
+    return drv_foresee_weight(INFINITY);
+}
+
+/* drv_follow_time, the search stopping once its bracket's safe end is above cap_mps: the limit is at least that end
+ * (the safe end only ever rises), so above cap_mps too. The value is the same whenever it is cap_mps or below. */
+static double drv_follow_time_below(const DrvView *view, const DrvDriver *driver, const DrvHere *here,
+                                    const DrvOther *o, double cap_mps)
 {
     double g = here->grip_mps2, v = view->speed_mps, s_lead = view->s_m + o->ds_m;
     double k_ahead = trk_line_curvature(driver->track, view->s_m + 0.5 * v, NULL);
-    const DrvEscapeBrake br = {&driver->car, driver->p.grip_use, drv_fmax(fabs(here->spot.line_kappa), fabs(k_ahead))};
+    const DrvEscapeBrake br = {driver->car, driver->p.grip_use, drv_fmax(fabs(here->spot.line_kappa), fabs(k_ahead))};
     double b = drv_escape_brake(&br, 0.0); /* the least it brakes at any speed: the early return below stays safe */
     double room = drv_fmax(drv_beh_gap_m(view, o) - DRV_FOLLOW_ROOM_M, 0.0);
     /* the root is searched between rest and the bracket's top */
@@ -198,10 +255,8 @@ double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHe
     /* A lead whose pace on its plan holds for the next seconds (a straight, no corner it brakes for) is followed
      * closely, in its wake: a faster car held 0.2 s behind it never came into the tow that lets it pull alongside.
      * Braking it does not foresee is met by pulling out beside it (drv_beh_attack.c judges whether that works). */
-    double t_brake = drv_lead_brakes_in(plan_o, s_lead, way.pace, o->speed_mps);
     /* from the wake's values to the full ones as the braking comes nearer, so a follower drops back gently */
-    double w = (DRV_TIME_FORESEE_S - t_brake) / (DRV_TIME_FORESEE_S - DRV_TIME_FORESEE_FULL_S);
-    w = drv_fmin(drv_fmax(w, 0.0), 1.0);
+    double w = drv_lead_braking_weight(plan_o, s_lead, way.pace, o->speed_mps);
     double react = DRV_TIME_WAKE_REACTION_S + w * (DRV_TIME_REACTION_S - DRV_TIME_WAKE_REACTION_S);
     double headway = DRV_TIME_WAKE_HEADWAY_S + w * (DRV_TIME_HEADWAY_S - DRV_TIME_WAKE_HEADWAY_S);
     int react_steps = drv_reaction_steps(react);
@@ -220,6 +275,8 @@ double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHe
             lo = mid, m_lo = m;
             if (m < DRV_TIME_CLOSE_M)
                 break; /* a speed whose escape only just holds: the limit */
+            if (lo > cap_mps)
+                break; /* the limit is above the cap: the caller needs no more of it */
             if (side == 1)
                 m_hi *= 0.5;
             side = 1;
@@ -233,9 +290,21 @@ double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHe
     return lo;
 }
 
+double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o)
+{
+    return drv_follow_time_below(view, driver, here, o, INFINITY);
+}
+
 double drv_follow_safe_speed(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o)
 {
-    return view->laps_done == 0 ? drv_follow_points(view, driver, here, o) : drv_follow_time(view, driver, here, o);
+    return drv_follow_safe_speed_below(view, driver, here, o, INFINITY);
+}
+
+double drv_follow_safe_speed_below(const DrvView *view, const DrvDriver *driver, const DrvHere *here,
+                                   const DrvOther *o, double cap_mps)
+{
+    return view->laps_done == 0 ? drv_follow_points_below(view, driver, here, o, cap_mps)
+                                : drv_follow_time_below(view, driver, here, o, cap_mps);
 }
 
 double drv_follow_lead_accel(const DrvDriver *driver, const DrvView *view, const DrvOther *o)

@@ -7,6 +7,11 @@
 /* Safe following (drv_follow.c): the fastest we may be now behind the car ahead o, whose lane we aim for, m/s
  * (INFINITY: no limit). The same-points rule on the first lap (view->laps_done == 0), the rule in time after it. */
 double drv_follow_safe_speed(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o);
+/* drv_follow_safe_speed for a caller that needs the limit only where it is below cap_mps (the speed it aims for): the
+ * same value when that is cap_mps or below, else some speed above cap_mps (the rule in time then stops its search
+ * early). A NaN cap never stops it. */
+double drv_follow_safe_speed_below(const DrvView *view, const DrvDriver *driver, const DrvHere *here,
+                                   const DrvOther *o, double cap_mps);
 double drv_follow_points(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o);
 double drv_follow_time(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o);
 /* The acceleration car o ahead is predicted to have now, along its own plan at its pace (drv_beh_pace), m/s^2:

@@ -3,6 +3,7 @@
 #define DRV_INTERNAL_H
 
 #include "drv_map.h"
+#include "drv_post.h"
 #include "../track/trk_fast.h" /* the per-tick track look-ups, inlined */
 
 #include <math.h>
@@ -54,6 +55,7 @@ struct DrvDriver {
     /* context model state: the previous tick's maps (hysteresis) */
     DrvContextMap prev;
     bool has_prev;
+    DrvBlurWeights blur_weights; /* the danger map's blur weights for the latest radius (drv_post_blur_kept) */
     DrvDebug debug;
     /* steering model state: the previous tick's target offset (smoothed by the hysteresis) */
     double steer_prev_target_m;

@@ -64,7 +64,9 @@ static inline bool drv_lanes_at_s(const DrvLanes *lanes, double s_m, int *i, int
     if (!(fs >= 0.0 && fs < n)) {
         if (!isfinite(fs))
             return false;
-        fs = fmod(fs, n);
+        /* fmod is exact, and on [n, 2n) (an s on the next lap, as a way ahead reads) it is fs - n, which is exact
+         * too (Sterbenz): the same value without the call */
+        fs = fs >= n && fs < 2.0 * n ? fs - n : fmod(fs, n);
         if (fs < 0.0)
             fs += n;
     }

@@ -5,8 +5,6 @@
 #include <math.h>
 #include <string.h>
 
-#define DRV_BLUR_MAX_RADIUS 16
-
 /* four slots of a blur as a vector (drv_blur_max), and the two halves it is summed in */
 typedef double DrvV4d __attribute__((vector_size(4 * sizeof(double))));
 typedef float DrvV4f __attribute__((vector_size(4 * sizeof(float))));
@@ -101,6 +99,18 @@ static inline __attribute__((always_inline)) void drv_blur_max(float *v, int n, 
     memcpy(v, out, (size_t)n * sizeof *v);
 }
 
+/* The blur with weights w by offset 0..radius (1 <= radius <= DRV_BLUR_MAX_RADIUS). */
+static void drv_post_blur_with(DrvContextMap *map, const double *w, int radius)
+{
+    /* the same function for each radius, compiled apart for the known ones (see drv_blur_max) */
+    if (radius == 1)
+        drv_blur_max(map->danger, map->slots, w, 1);
+    else if (radius == 2)
+        drv_blur_max(map->danger, map->slots, w, 2);
+    else
+        drv_blur_max(map->danger, map->slots, w, radius);
+}
+
 void drv_post_blur(DrvContextMap *map, DrvBlur blur, int radius)
 {
     if (blur == DRV_BLUR_NONE || radius <= 0)
@@ -109,13 +119,21 @@ void drv_post_blur(DrvContextMap *map, DrvBlur blur, int radius)
         radius = DRV_BLUR_MAX_RADIUS;
     double w[DRV_BLUR_MAX_RADIUS + 1];
     drv_blur_weights(blur, radius, w);
-    /* the same function for each radius, compiled apart for the known ones (see drv_blur_max): -8 % of the blur */
-    if (radius == 1)
-        drv_blur_max(map->danger, map->slots, w, 1);
-    else if (radius == 2)
-        drv_blur_max(map->danger, map->slots, w, 2);
-    else
-        drv_blur_max(map->danger, map->slots, w, radius);
+    drv_post_blur_with(map, w, radius);
+}
+
+void drv_post_blur_kept(DrvContextMap *map, DrvBlur blur, int radius, DrvBlurWeights *kept)
+{
+    if (blur == DRV_BLUR_NONE || radius <= 0)
+        return;
+    if (radius > DRV_BLUR_MAX_RADIUS)
+        radius = DRV_BLUR_MAX_RADIUS;
+    if (kept->radius != radius || kept->blur != blur) {
+        drv_blur_weights(blur, radius, kept->w);
+        kept->blur = blur;
+        kept->radius = radius;
+    }
+    drv_post_blur_with(map, kept->w, radius);
 }
 
 double drv_map_sample(const DrvContextMap *map, DrvMapWhich which, double d_m)

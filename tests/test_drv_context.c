@@ -39,7 +39,8 @@ static void fill(const TrkTrack *t, DrvDriver *d, const DrvPersonality *p, doubl
                      .track = t, .attacked_id = -1};
     ctx.attack = drv_attack_judge(&view, &ctx);
     drv_map_init(map, p->slots, 6.5, -6.5);
-    drv_context_behaviours(&view, p, &ctx, map);
+    DrvBlurWeights kept = {0};
+    drv_context_behaviours(&view, p, &ctx, map, &kept);
 }
 
 static int danger_slots(const DrvContextMap *map)

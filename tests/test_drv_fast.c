@@ -31,15 +31,16 @@ static DrvLanes *gp_lanes(TrkTrack **track)
 
 /* drv_lanes_speed (inline, compare-based wrap and clamps; the offset placed by drv_lanes_row, the arc length by
  * drv_lanes_row_speed, as a held lane reads them) against drv_lanes_speed_slow (fmod, fmin, fmax) at arc lengths on
- * the lap, before it, laps past it, at its ends, and offsets across and far beyond the track. */
+ * the lap, before it, on the next lap and at its ends, laps past it, and offsets across and far beyond the track. */
 static int test_lanes_speed_matches_reference(void)
 {
     TrkTrack *t = NULL;
     DrvLanes *lanes = gp_lanes(&t);
     TST_CHECK(lanes != NULL);
     double len = trk_length(t);
-    const double s_list[] = {0.0, -0.0, 1e-300, -1e-300, 0.5, len - 1e-9, len, len + 0.25, -0.25, -len, 3.5 * len,
-                             -7.25 * len, 1e12, -1e12, NAN, INFINITY, -INFINITY};
+    const double s_list[] = {0.0, -0.0, 1e-300, -1e-300, 0.5, len - 1e-9, len, len + 0.25, 2.0 * len - 1e-9,
+                             2.0 * len, 2.0 * len + 0.5, -0.25, -len, 3.5 * len, -7.25 * len, 1e12, -1e12, NAN,
+                             INFINITY, -INFINITY};
     const double d_list[] = {0.0, -0.0, 0.3, -0.3, 2.9, -6.1, 7.77, -25.0, 40.0, 1e300, -1e300, NAN, INFINITY};
     int bad = 0;
     for (size_t a = 0; a < sizeof s_list / sizeof s_list[0]; a++)

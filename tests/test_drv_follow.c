@@ -201,6 +201,27 @@ static int test_lead_is_predicted_along_its_own_plan(void)
     return 0;
 }
 
+/* The limit asked for below a cap (the speed the caller aims for): the same limit wherever it is at or below the
+ * cap, else a speed above the cap; a NaN cap is no cap. Both rules: the first lap's and the one in time. */
+static int test_limit_below_a_cap(void)
+{
+    Case c;
+    TST_CHECK(case_open(&c));
+    for (int laps = 0; laps <= 1; laps++)
+        for (double gap = 15.0; gap <= 150.0; gap += 5.0)
+            for (double lead = 40.0; lead <= 80.0; lead += 20.0) {
+                const DrvOther *o = case_set(&c, gap, lead, false, 0.0, laps);
+                double v = drv_follow_safe_speed(&c.view, c.driver, &c.here, o);
+                for (double cap = 40.0; cap <= 90.0; cap += 2.5) {
+                    double below = drv_follow_safe_speed_below(&c.view, c.driver, &c.here, o, cap);
+                    TST_CHECK(v <= cap ? below == v : below > cap);
+                }
+                TST_CHECK(drv_follow_safe_speed_below(&c.view, c.driver, &c.here, o, NAN) == v);
+            }
+    case_close(&c);
+    return 0;
+}
+
 int main(void)
 {
     TST_RUN(test_lead_is_predicted_along_its_own_plan);
@@ -211,5 +232,6 @@ int main(void)
     TST_RUN(test_wake_is_followed_closely_until_braking_is_foreseen);
     TST_RUN(test_escape_brakes_with_the_grip_at_each_speed);
     TST_RUN(test_lead_accel_is_its_plan_slope_at_its_pace);
+    TST_RUN(test_limit_below_a_cap);
     return tst_report();
 }

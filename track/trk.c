@@ -51,6 +51,8 @@ extern inline int trk_locate(const TrkTrack *track, double s_m, double *frac);
 extern inline double trk_lerp(double a, double b, double f);
 extern inline TrkGeometry trk_geometry_mix(const TrkSample *a, const TrkSample *b, double f);
 extern inline TrkSpot trk_spot_mix(const TrkTrack *track, int i, double f);
+extern inline double trk_fast_curvature(const TrkTrack *track, double s_m, int *hint);
+extern inline double trk_fast_line_curvature(const TrkTrack *track, double s_m, int *hint);
 extern inline TrkSpot trk_fast_spot_at(const TrkTrack *track, double s_m, int *hint);
 extern inline TrkGeometry trk_fast_geometry_at(const TrkTrack *track, double s_m, int *hint);
 extern inline void trk_fast_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n);
@@ -285,7 +287,7 @@ static inline double trk_lerp_field(const TrkTrack *t, double s_m, int *hint, si
 
 double trk_curvature(const TrkTrack *track, double s_m, int *hint)
 {
-    return trk_lerp_field(track, s_m, hint, offsetof(TrkSample, kappa));
+    return trk_fast_curvature(track, s_m, hint);
 }
 
 double trk_width_left(const TrkTrack *track, double s_m, int *hint)
@@ -305,7 +307,7 @@ double trk_line_d(const TrkTrack *track, double s_m, int *hint)
 
 double trk_line_curvature(const TrkTrack *track, double s_m, int *hint)
 {
-    return trk_lerp_field(track, s_m, hint, offsetof(TrkSample, line_kappa));
+    return trk_fast_line_curvature(track, s_m, hint);
 }
 
 /*----------------------------------------------------------------------------------------------------------------

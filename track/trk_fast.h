@@ -107,6 +107,26 @@ inline TrkSpot trk_spot_mix(const TrkTrack *track, int i, double f)
     return p;
 }
 
+/* The centre line's and the racing line's curvature at s (trk_curvature, trk_line_curvature), inline: the drivers read
+ * the curvature ahead every decision and the line's at two places in every judgement of safe following. */
+inline double trk_fast_curvature(const TrkTrack *track, double s_m, int *hint)
+{
+    double f;
+    int i = trk_locate(track, s_m, &f);
+    if (hint)
+        *hint = i;
+    return trk_lerp(track->samples[i].kappa, track->samples[i + 1].kappa, f);
+}
+
+inline double trk_fast_line_curvature(const TrkTrack *track, double s_m, int *hint)
+{
+    double f;
+    int i = trk_locate(track, s_m, &f);
+    if (hint)
+        *hint = i;
+    return trk_lerp(track->samples[i].line_kappa, track->samples[i + 1].line_kappa, f);
+}
+
 inline TrkSpot trk_fast_spot_at(const TrkTrack *track, double s_m, int *hint)
 {
     double f;
@@ -219,6 +239,8 @@ inline void trk_fast_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *
 #ifndef TRK_FAST_DEFINE
 /* A file that includes this header calls the inline forms under the public names of trk.h. */
 #define trk_wrap_s trk_fast_wrap_s
+#define trk_curvature trk_fast_curvature
+#define trk_line_curvature trk_fast_line_curvature
 #define trk_spot_at trk_fast_spot_at
 #define trk_geometry_at trk_fast_geometry_at
 #define trk_line_d_n trk_fast_line_d_n
