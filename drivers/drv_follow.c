@@ -282,9 +282,9 @@ static double drv_follow_time_below(const DrvView *view, const DrvDriver *driver
         return INFINITY;
     const TrkSpeedProfile *plan_o = drv_beh_plan_of(driver->profile, o);
     double plan_lead = trk_speed_at(plan_o, s_lead, NULL); /* drv_beh_pace's reading, and the way's first step's */
-    DrvLeadWay way = {.plan = plan_o, .s_m = s_lead, .pace = drv_beh_pace_at(plan_lead, o),
-                      .n = 0,
-                      .b_mps2 = drv_corner_braking(g, o->speed_mps, trk_line_curvature(driver->track, s_lead, NULL))};
+    DrvLeadWay way; /* field by field: the steps are written as they are predicted and never read before */
+    way.plan = plan_o, way.s_m = s_lead, way.pace = drv_beh_pace_at(plan_lead, o), way.n = 0;
+    way.b_mps2 = drv_corner_braking(g, o->speed_mps, trk_line_curvature(driver->track, s_lead, NULL));
     way.x[0] = 0.0, way.v[0] = o->speed_mps;
     /* a lead in a train goes no faster than the train: the cars ahead of it in its lane */
     for (const DrvOther *c = o + 1; c < view->others + view->other_count && c->ds_m - o->ds_m < DRV_TRAIN_M; c++)
