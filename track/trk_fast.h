@@ -225,12 +225,12 @@ inline bool trk_profile_on_grid(const TrkTrack *track, const TrkSpeedProfile *pr
     return profile->n == track->n && profile->ds_m == track->ds_m && profile->length_m == track->length_m;
 }
 
-/* trk_fast_spot_speed_at, and the profile's limit (trk_speed_limit_at) into *limit_mps unless it is NULL, from the
- * same look-up. */
-inline TrkSpot trk_fast_spot_speed_limit_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m,
-                                            int *hint, double *speed_mps, double *limit_mps)
+/* trk_fast_spot_speed_limit_at with on_grid = trk_profile_on_grid(track, profile) from a caller that keeps it (a
+ * driver reads its own plan on its own track every tick; the grids never change). */
+inline TrkSpot trk_fast_spot_speed_limit_grid(const TrkTrack *track, const TrkSpeedProfile *profile, bool on_grid,
+                                              double s_m, int *hint, double *speed_mps, double *limit_mps)
 {
-    if (!(s_m >= 0.0 && s_m < track->length_m) || !trk_profile_on_grid(track, profile)) {
+    if (!(s_m >= 0.0 && s_m < track->length_m) || !on_grid) {
         *speed_mps = trk_fast_speed_at(profile, s_m, NULL);
         if (limit_mps)
             *limit_mps = trk_fast_profile_value(profile, profile->limit_mps, s_m, NULL);
@@ -246,20 +246,29 @@ inline TrkSpot trk_fast_spot_speed_limit_at(const TrkTrack *track, const TrkSpee
     return trk_spot_mix(track, i, f);
 }
 
+/* trk_fast_spot_speed_at, and the profile's limit (trk_speed_limit_at) into *limit_mps unless it is NULL, from the
+ * same look-up. */
+inline TrkSpot trk_fast_spot_speed_limit_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m,
+                                            int *hint, double *speed_mps, double *limit_mps)
+{
+    return trk_fast_spot_speed_limit_grid(track, profile, trk_profile_on_grid(track, profile), s_m, hint, speed_mps,
+                                          limit_mps);
+}
+
 inline TrkSpot trk_fast_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m,
                                       int *hint, double *speed_mps)
 {
     return trk_fast_spot_speed_limit_at(track, profile, s_m, hint, speed_mps, NULL);
 }
 
-inline void trk_fast_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m,
-                                  double *line_out, double *speed_out, int n)
+/* trk_fast_line_speed_n with on_grid = trk_profile_on_grid(track, profile) (see trk_fast_spot_speed_limit_grid). */
+inline void trk_fast_line_speed_grid_n(const TrkTrack *track, const TrkSpeedProfile *profile, bool on_grid,
+                                       const double *s_m, double *line_out, double *speed_out, int n)
 {
     const double length_m = track->length_m, ds_m = track->ds_m;
     const int samples = track->n;
     const TrkSample *sm = track->samples;
     const double *v = profile->v_mps;
-    bool on_grid = trk_profile_on_grid(track, profile);
     for (int k = 0; k < n; k++) {
         double s = s_m[k];
         if (!(on_grid && s >= 0.0 && s < length_m)) {
@@ -272,6 +281,12 @@ inline void trk_fast_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *
         line_out[k] = trk_lerp(sm[i].line_d_m, sm[i + 1].line_d_m, f);
         speed_out[k] = trk_lerp(v[i], v[i + 1], f); /* as trk_speed_at */
     }
+}
+
+inline void trk_fast_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m,
+                                  double *line_out, double *speed_out, int n)
+{
+    trk_fast_line_speed_grid_n(track, profile, trk_profile_on_grid(track, profile), s_m, line_out, speed_out, n);
 }
 
 #ifndef TRK_FAST_DEFINE
