@@ -190,7 +190,8 @@ inline double trk_fast_block_min(const double *block_min, unsigned first, unsign
     return m;
 }
 
-/* A speed at or below trk_speed_at(profile, s) for every s from s_m to s_m + reach_m: the least block minimum over
+/* A speed at or below trk_speed_at(profile, s) for every s from s_m to s_m + reach_m where that is not NaN (a NaN
+ * sample only makes the readings next to it NaN): the least block minimum over
  * the samples those look-ups read, with one more at each end (s_m + x and its wrap round, each by less than a
  * sample), less TRK_PROFILE_FLOOR_SLACK_MPS (a lerp between two samples falls below the lower one by at most a
  * rounding of the higher). -INFINITY (no floor) unless -length <= s_m < 2 length and 0 <= reach_m < length, where

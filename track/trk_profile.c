@@ -138,13 +138,14 @@ static void trk_profile_curvature(const TrkTrack *track, TrkPath path, double *o
     }
 }
 
-/* out[b]: the least of v[b * TRK_PROFILE_BLOCK ..] over the block's samples (the last block may be short). */
+/* out[b]: the least of v[b * TRK_PROFILE_BLOCK ..] over the block's samples (the last block may be short), NaN ones
+ * left out (INFINITY when all are NaN). */
 static void trk_profile_block_min(const double *v, int n, double *out)
 {
     for (int b = 0; b * TRK_PROFILE_BLOCK < n; b++) {
         int end = (b + 1) * TRK_PROFILE_BLOCK < n ? (b + 1) * TRK_PROFILE_BLOCK : n;
-        double m = v[b * TRK_PROFILE_BLOCK];
-        for (int i = b * TRK_PROFILE_BLOCK + 1; i < end; i++)
+        double m = INFINITY;
+        for (int i = b * TRK_PROFILE_BLOCK; i < end; i++)
             m = v[i] < m ? v[i] : m;
         out[b] = m;
     }
