@@ -226,14 +226,15 @@ static double drv_escape_gain(double hi, double lo_v, const DrvEscapeBrake *br)
 }
 
 /* Whether drv_escape_margin(hi, ...) is surely >= 0 whatever the reaction and headway drv_follow_time_below gives it,
- * without the lead's way: the way's speed never rises (b_mps2 >= 0) nor falls below lo_v, the lower of its speed now
- * and its pace times the plan's floor over the way's reach, so the follower's speed is at most the larger of hi and
- * the lead's, and the distance it gains at most drv_escape_gain. Every step of the escape is monotonic in the values
- * bounded, and the slack covers the rounding of its sums. */
+ * without the lead's way (nor its braking b_mps2, not set yet): the way's speed never rises (drv_corner_braking is
+ * never negative: an fmax of the square root of an fmax with 0, NaN operands included) nor falls below lo_v, the
+ * lower of its speed now and its pace times the plan's floor over the way's reach, so the follower's speed is at
+ * most the larger of hi and the lead's, and the distance it gains at most drv_escape_gain. Every step of the escape
+ * is monotonic in the values bounded, and the slack covers the rounding of its sums. */
 static bool drv_escape_surely_holds(double hi, double room, const DrvEscapeBrake *br, const DrvLeadWay *way)
 {
     double v0 = way->v[0];
-    if (!(v0 >= 0.0 && hi >= 0.0 && isfinite(hi) && way->b_mps2 >= 0.0 && way->pace >= 0.0))
+    if (!(v0 >= 0.0 && hi >= 0.0 && isfinite(hi) && way->pace >= 0.0))
         return false;
     double spare = room - DRV_TIME_HEADWAY_S * DRV_TIME_MAX_SHARE * drv_fmax(hi, v0) - DRV_TIME_SURE_SLACK_M;
     if (!(spare > 0.0))
@@ -284,7 +285,6 @@ static double drv_follow_time_below(const DrvView *view, const DrvDriver *driver
     double plan_lead = trk_speed_at(plan_o, s_lead, NULL); /* drv_beh_pace's reading, and the way's first step's */
     DrvLeadWay way; /* field by field: the steps are written as they are predicted and never read before */
     way.plan = plan_o, way.s_m = s_lead, way.pace = drv_beh_pace_at(plan_lead, o), way.n = 0;
-    way.b_mps2 = drv_corner_braking(g, o->speed_mps, trk_line_curvature(driver->track, s_lead, NULL));
     way.x[0] = 0.0, way.v[0] = o->speed_mps;
     /* a lead in a train goes no faster than the train: the cars ahead of it in its lane */
     for (const DrvOther *c = o + 1; c < view->others + view->other_count && c->ds_m - o->ds_m < DRV_TRAIN_M; c++)
@@ -292,6 +292,7 @@ static double drv_follow_time_below(const DrvView *view, const DrvDriver *driver
             way.pace = drv_fmin(way.pace, DRV_TRAIN_SHARE * drv_beh_pace(plan_o, view->s_m, c));
     if (drv_escape_surely_holds(hi, room, &br, &way))
         return INFINITY; /* as the escape from hi below would */
+    way.b_mps2 = drv_corner_braking(g, o->speed_mps, trk_line_curvature(driver->track, s_lead, NULL));
     drv_lead_way_step_at(&way, plan_lead); /* every escape takes the first step: at s_lead + x[0], s_lead + 0.0 */
     /* A lead whose pace on its plan holds for the next seconds (a straight, no corner it brakes for) is followed
      * closely, in its wake: a faster car held 0.2 s behind it never came into the tow that lets it pull alongside.

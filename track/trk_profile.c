@@ -156,8 +156,9 @@ TrkSpeedProfile *trk_speed_profile_create(const TrkTrack *track, const TrkCarPar
 {
     int n = track->n;
     TrkSpeedProfile *p = calloc(1, sizeof *p);
+    size_t blocks = ((size_t)n + TRK_PROFILE_BLOCK - 1) / TRK_PROFILE_BLOCK;
     if (p)
-        p->v_mps = malloc(sizeof(double) * (4 * (size_t)n + 2 + (size_t)(n + TRK_PROFILE_BLOCK - 1) / TRK_PROFILE_BLOCK));
+        p->v_mps = malloc(sizeof(double) * (4 * (size_t)n + 2 + blocks));
     if (!p || !p->v_mps) {
         free(p);
         return NULL;
