@@ -240,7 +240,10 @@ static bool drv_escape_surely_holds(double hi, double room, const DrvEscapeBrake
     if (!(spare > 0.0))
         return false; /* the gain is positive */
     double reach = (DRV_TIME_STEPS - 1) * DRV_TIME_DT_S * v0 * DRV_TIME_MAX_SHARE;
-    double lo_v = drv_fmin(v0, way->pace * trk_speed_floor(way->plan, way->s_m, reach));
+    double floor_mps = trk_speed_floor(way->plan, way->s_m, reach);
+    if (!(floor_mps >= 0.0))
+        return false; /* no floor (-INFINITY), which a pace of 0 would turn into NaN and fmin into v0 */
+    double lo_v = drv_fmin(v0, way->pace * floor_mps);
     return lo_v >= 0.0 && drv_escape_gain(hi, lo_v, br) <= spare;
 }
 
