@@ -258,8 +258,8 @@ void drv_held_read(const DrvDriver *driver, const DrvView *view, double reach_m,
 {
     for (int k = 0; k < DRV_HELD_SAMPLES; k++)
         held->s_m[k] = view->s_m + reach_m * k / (DRV_HELD_SAMPLES - 1.0);
-    trk_line_speed_n(driver->track, driver->profile, held->s_m + k0, held->line_d_m + k0, held->plan_mps + k0,
-                     DRV_HELD_SAMPLES - k0);
+    trk_fast_line_speed_grid_n(driver->track, driver->profile, driver->plan_on_grid, held->s_m + k0,
+                               held->line_d_m + k0, held->plan_mps + k0, DRV_HELD_SAMPLES - k0);
 }
 
 /* Whether this tick's decision read the held line for the lane `target_d` (the same bits: the very offset it chose).
@@ -465,8 +465,8 @@ static void drv_share_grip(const DrvDriver *driver, const DrvView *view, const D
 void drv_drive_here(DrvDriver *driver, const DrvView *view, double s_ahead_m, DrvHere *here)
 {
     DrvHints *h = &driver->hints;
-    here->spot = trk_spot_speed_limit_at(driver->track, driver->profile, view->s_m, &h->here, &here->line_speed_mps,
-                                         &here->line_limit_mps);
+    here->spot = trk_fast_spot_speed_limit_grid(driver->track, driver->profile, driver->plan_on_grid, view->s_m,
+                                                &h->here, &here->line_speed_mps, &here->line_limit_mps);
     h->line_here = h->here; /* the same sample: the racing line at the car, and the speed plan's */
     h->profile = h->here;
     /* one point each: the inline look-up then needs no loop over a stack array */

@@ -49,6 +49,7 @@ DrvDriver *drv_create_ex(const DrvPersonality *p, const TrkTrack *track, const T
         free(driver);
         return NULL;
     }
+    driver->plan_on_grid = trk_profile_on_grid(driver->track, driver->profile);
     driver->rng = drv_rng_seed(seed);
     driver->hints = (DrvHints){-1, -1, -1, -1, -1, -1};
     driver->decide_periods_valid = false; /* computed on the first tick, for its dt */
@@ -93,6 +94,7 @@ void drv_state_restore(DrvDriver *driver, const void *buf)
     memcpy(driver, buf, sizeof *driver);
     driver->track = keep.track;
     driver->profile = keep.profile;
+    driver->plan_on_grid = keep.plan_on_grid;
     driver->lanes = keep.lanes;
     driver->own_profile = keep.own_profile;
     driver->own_lanes = keep.own_lanes;

@@ -204,6 +204,49 @@ static double drv_escape_margin(double v, double room, const DrvEscapeBrake *res
     return margin;
 }
 
+/* The escape's reaction and headway at most, whatever the lead's braking weight: DRV_TIME_REACTION_S and
+ * DRV_TIME_HEADWAY_S, which their mix with the wake's values exceeds by a rounding at most. */
+#define DRV_TIME_MAX_SHARE (1.0 + 1e-9)
+#define DRV_TIME_SURE_SLACK_M 1e-3 /* far more than the rounding of an escape's sums */
+
+/* How far a follower reacting at hi and then braking (br) gains on a lead that keeps lo_v or more, m, until it is
+ * down to the lead's speed: the reaction's gain plus the continuous braking's at bmin, the least braking over
+ * speeds from lo_v to hi (the grip at the slower end of its monotonic law, the corner at hi), and 1/8 bmin dt^2 by
+ * which the last step's trapezoid overshoots that. NaN or INFINITY when it says nothing. */
+static double drv_escape_gain(double hi, double lo_v, const DrvEscapeBrake *br)
+{
+    double g = drv_fmin(trk_car_grip_mps2(&br->car, lo_v), trk_car_grip_mps2(&br->car, hi));
+    double lat = hi * hi * fabs(br->kappa);
+    double bmin = br->share * drv_fmax(sqrt(drv_fmax(g * g - lat * lat, 0.0)), DRV_TIME_MIN_GRIP_SHARE * g);
+    if (!(g >= 0.0 && br->share >= 0.0 && bmin > 0.0))
+        return INFINITY;
+    double over = hi > lo_v ? hi - lo_v : 0.0;
+    double react = DRV_TIME_REACTION_S * DRV_TIME_MAX_SHARE; /* its reaction steps last no longer */
+    return over * react + over * over / (2.0 * bmin) + 0.125 * bmin * DRV_TIME_DT_S * DRV_TIME_DT_S;
+}
+
+/* Whether drv_escape_margin(hi, ...) is surely >= 0 whatever the reaction and headway drv_follow_time_below gives it,
+ * without the lead's way (nor its braking b_mps2, not set yet): the way's speed never rises (drv_corner_braking is
+ * never negative: an fmax of the square root of an fmax with 0, NaN operands included) nor falls below lo_v, the
+ * lower of its speed now and its pace times the plan's floor over the way's reach, so the follower's speed is at
+ * most the larger of hi and the lead's, and the distance it gains at most drv_escape_gain. Every step of the escape
+ * is monotonic in the values bounded, and the slack covers the rounding of its sums. */
+static bool drv_escape_surely_holds(double hi, double room, const DrvEscapeBrake *br, const DrvLeadWay *way)
+{
+    double v0 = way->v[0];
+    if (!(v0 >= 0.0 && hi >= 0.0 && isfinite(hi) && way->pace >= 0.0))
+        return false;
+    double spare = room - DRV_TIME_HEADWAY_S * DRV_TIME_MAX_SHARE * drv_fmax(hi, v0) - DRV_TIME_SURE_SLACK_M;
+    if (!(spare > 0.0))
+        return false; /* the gain is positive */
+    double reach = (DRV_TIME_STEPS - 1) * DRV_TIME_DT_S * v0 * DRV_TIME_MAX_SHARE;
+    double floor_mps = trk_speed_floor(way->plan, way->s_m, reach);
+    if (!(floor_mps >= 0.0))
+        return false; /* no floor (-INFINITY), which a pace of 0 would turn into NaN and fmin into v0 */
+    double lo_v = drv_fmin(v0, way->pace * floor_mps);
+    return lo_v >= 0.0 && drv_escape_gain(hi, lo_v, br) <= spare;
+}
+
 /* The weight of the wake's values against the full ones for a lead that brakes for a corner in t_brake s: 0 from
  * DRV_TIME_FORESEE_S on (INFINITY: no braking foreseen), 1 within DRV_TIME_FORESEE_FULL_S, linear between. */
 static double drv_foresee_weight(double t_brake)
@@ -243,14 +286,16 @@ static double drv_follow_time_below(const DrvView *view, const DrvDriver *driver
         return INFINITY;
     const TrkSpeedProfile *plan_o = drv_beh_plan_of(driver->profile, o);
     double plan_lead = trk_speed_at(plan_o, s_lead, NULL); /* drv_beh_pace's reading, and the way's first step's */
-    DrvLeadWay way = {.plan = plan_o, .s_m = s_lead, .pace = drv_beh_pace_at(plan_lead, o),
-                      .n = 0,
-                      .b_mps2 = drv_corner_braking(g, o->speed_mps, trk_line_curvature(driver->track, s_lead, NULL))};
+    DrvLeadWay way; /* field by field: the steps are written as they are predicted and never read before */
+    way.plan = plan_o, way.s_m = s_lead, way.pace = drv_beh_pace_at(plan_lead, o), way.n = 0;
     way.x[0] = 0.0, way.v[0] = o->speed_mps;
     /* a lead in a train goes no faster than the train: the cars ahead of it in its lane */
     for (const DrvOther *c = o + 1; c < view->others + view->other_count && c->ds_m - o->ds_m < DRV_TRAIN_M; c++)
         if (fabs(c->d_m - o->d_m) < 0.5 * (c->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M)
             way.pace = drv_fmin(way.pace, DRV_TRAIN_SHARE * drv_beh_pace(plan_o, view->s_m, c));
+    if (drv_escape_surely_holds(hi, room, &br, &way))
+        return INFINITY; /* as the escape from hi below would */
+    way.b_mps2 = drv_corner_braking(g, o->speed_mps, trk_line_curvature(driver->track, s_lead, NULL));
     drv_lead_way_step_at(&way, plan_lead); /* every escape takes the first step: at s_lead + x[0], s_lead + 0.0 */
     /* A lead whose pace on its plan holds for the next seconds (a straight, no corner it brakes for) is followed
      * closely, in its wake: a faster car held 0.2 s behind it never came into the tow that lets it pull alongside.

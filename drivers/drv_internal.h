@@ -44,6 +44,7 @@ struct DrvDriver {
     const TrkTrack *track;
     TrkCarParams car;
     const TrkSpeedProfile *profile;
+    bool plan_on_grid;             /* trk_profile_on_grid(track, profile), kept with them */
     const struct DrvLanes *lanes;  /* speed caps of off-line lanes (drv_lanes.h) */
     /* the two above when the driver built them itself (what drv_destroy frees); NULL when they are borrowed from a
      * table cache (drv_create_ex) */

@@ -36,19 +36,21 @@ static double drv_lanes_corner_speed(const TrkCarParams *car, double grip_scale,
     return v < DRV_LANES_V_CAP_MPS ? v : DRV_LANES_V_CAP_MPS; /* fmin(v, DRV_LANES_V_CAP_MPS) */
 }
 
-/* One lane: kappa holds the centre line's curvature per sample; v receives the lane's cap; scale is scratch (n).
+/* One lane: kappa holds the centre line's curvature per sample; v receives the lane's cap; scale and kp are scratch
+ * (n each).
  * Braking where the lane runs straight uses brake_scale of the grip (the driver's own plan brakes so): the margin
  * of grip_scale is there to steer back toward the line in a corner, and taken on a straight braking zone too it made
  * a car beside another brake no later than a car with a tenth less grip, so a faster car could never outbrake a
  * slower one from the lane beside it. */
 static void drv_lanes_fill(const TrkCarParams *car, double grip_scale, double brake_scale, const double *kappa, int n,
-                           double step, double d, float *v, double *scale)
+                           double step, double d, float *v, double *scale, double *kp)
 {
     double aero = grip_scale * car->mu * 0.5 * car->air_density_kgpm3 * car->downforce_area_m2 / car->mass_kg;
     int start = 0;
     for (int i = 0; i < n; i++) {
-        scale[i] = drv_lanes_scale(kappa[i], d); /* the backward pass reads it again */
-        v[i] = (float)drv_lanes_corner_speed(car, grip_scale, aero, kappa[i] / scale[i]);
+        scale[i] = drv_lanes_scale(kappa[i], d); /* the backward pass reads both again */
+        kp[i] = fabs(kappa[i] / scale[i]);      /* |kappa| / scale, bit for bit: scale >= DRV_LANES_MIN_SCALE > 0 */
+        v[i] = (float)drv_lanes_corner_speed(car, grip_scale, aero, kp[i]);
         if (v[i] < v[start])
             start = i;
     }
@@ -57,7 +59,7 @@ static void drv_lanes_fill(const TrkCarParams *car, double grip_scale, double br
     for (int k = 1, j = start; k <= n; k++) {
         int i = j == 0 ? n - 1 : j - 1;
         double vj = v[j];
-        double kj = fabs(kappa[j]) / scale[j];
+        double kj = kp[j];
         double g = (kj < DRV_LANES_STRAIGHT_CURVATURE ? brake_scale : grip_scale) * trk_car_grip_mps2(car, vj);
         double lat = vj * vj * kj;
         double a = (lat >= g ? 0.0 : sqrt(g * g - lat * lat)) + trk_car_drag_n(car, vj, 1.0) / car->mass_kg;
@@ -90,7 +92,8 @@ DrvLanes *drv_lanes_create(const TrkTrack *track, const TrkCarParams *car, doubl
     double half = 0.5 * trk_max_width(track);
     int count = 2 * (int)ceil(half / DRV_LANES_SPACING_M) + 1;
     DrvLanes *lanes = calloc(1, sizeof *lanes);
-    double *kappa = malloc(sizeof(double) * 2 * (size_t)n), *scale = kappa ? kappa + n : NULL; /* n each */
+    double *kappa = malloc(sizeof(double) * 3 * (size_t)n), *scale = kappa ? kappa + n : NULL; /* n each */
+    double *kp = kappa ? kappa + 2 * (size_t)n : NULL;
     if (lanes)
         lanes->v_mps = malloc(sizeof(float) * (size_t)n * (size_t)count);
     if (!lanes || !kappa || !lanes->v_mps) {
@@ -113,7 +116,7 @@ DrvLanes *drv_lanes_create(const TrkTrack *track, const TrkCarParams *car, doubl
     }
     for (int j = 0; j < count; j++)
         drv_lanes_fill(car, grip_scale, brake_scale, kappa, n, lanes->step_m, lanes->d0_m + j * lanes->spacing_m,
-                       lanes->v_mps + (size_t)j * (size_t)n, scale);
+                       lanes->v_mps + (size_t)j * (size_t)n, scale, kp);
     free(kappa);
     return lanes;
 }

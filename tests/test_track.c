@@ -335,6 +335,37 @@ static int test_spot_and_line_with_speed_match_queries(void)
     return 0;
 }
 
+/* trk_speed_floor is at or below every speed the plan reads from s to s + reach (stepped finely, with the sums'
+ * own rounding, round the seam and from before and past the lap), the true minimum there within a block or two, and
+ * no floor outside its domain. */
+static int test_speed_floor_below_reads(void)
+{
+    ProfilePair pp;
+    TST_CHECK(profile_pair(&pp));
+    const TrkSpeedProfile *pr = pp.own;
+    double L = trk_length(pp.track);
+    int below = 0, checked = 0, tight = 0;
+    for (int k = 0; k < 300; k++) {
+        double s = -L + k * (3.0 * L / 300.0) + 0.37, reach = (k % 7) * L / 20.0;
+        double floor_v = trk_speed_floor(pr, s, reach), least = INFINITY;
+        for (int j = 0; j <= 400; j++) {
+            double v = trk_speed_at(pr, s + reach * j / 400.0, NULL);
+            below += floor_v <= v;
+            least = v < least ? v : least;
+            checked++;
+        }
+        tight += floor_v > least - 5.0; /* this plan's speeds change by far less over a few blocks */
+    }
+    TST_CHECK(below == checked);
+    TST_CHECK(tight > 250);
+    TST_CHECK(trk_speed_floor(pr, NAN, 1.0) == -INFINITY);
+    TST_CHECK(trk_speed_floor(pr, 0.0, L) == -INFINITY);
+    TST_CHECK(trk_speed_floor(pr, 2.0 * L, 1.0) == -INFINITY);
+    TST_CHECK(trk_speed_floor(pr, 0.0, -1.0) == -INFINITY);
+    profile_pair_free(&pp);
+    return 0;
+}
+
 /* trk_speed_at written the plain way, with the general wrap: a reference that shares no code with the inline form
  * (trk_fast.h). */
 static double speed_at_reference(const TrkSpeedProfile *p, double s_m, int *hint)
@@ -915,6 +946,7 @@ int main(void)
     TST_RUN(test_geometry_at_matches_queries);
     TST_RUN(test_spot_and_line_n_match_queries);
     TST_RUN(test_spot_and_line_with_speed_match_queries);
+    TST_RUN(test_speed_floor_below_reads);
     TST_RUN(test_inline_lookups_match_external);
     TST_RUN(test_circle_curvature);
     TST_RUN(test_max_width_matches_summary);

@@ -58,7 +58,14 @@ extern inline TrkGeometry trk_fast_geometry_at(const TrkTrack *track, double s_m
 extern inline void trk_fast_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n);
 extern inline double trk_fast_profile_value(const TrkSpeedProfile *profile, const double *v, double s_m, int *hint);
 extern inline double trk_fast_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint);
+extern inline double trk_fast_block_min(const double *block_min, unsigned first, unsigned last, double m);
+extern inline double trk_fast_speed_floor(const TrkSpeedProfile *profile, double s_m, double reach_m);
 extern inline bool trk_profile_on_grid(const TrkTrack *track, const TrkSpeedProfile *profile);
+extern inline TrkSpot trk_fast_spot_speed_limit_grid(const TrkTrack *track, const TrkSpeedProfile *profile,
+                                                     bool on_grid, double s_m, int *hint, double *speed_mps,
+                                                     double *limit_mps);
+extern inline void trk_fast_line_speed_grid_n(const TrkTrack *track, const TrkSpeedProfile *profile, bool on_grid,
+                                              const double *s_m, double *line_out, double *speed_out, int n);
 extern inline TrkSpot trk_fast_spot_speed_limit_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m,
                                                    int *hint, double *speed_mps, double *limit_mps);
 extern inline TrkSpot trk_fast_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m,
@@ -90,6 +97,11 @@ void trk_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n)
 double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint)
 {
     return trk_fast_speed_at(profile, s_m, hint);
+}
+
+double trk_speed_floor(const TrkSpeedProfile *profile, double s_m, double reach_m)
+{
+    return trk_fast_speed_floor(profile, s_m, reach_m);
 }
 
 double trk_speed_limit_at(const TrkSpeedProfile *profile, double s_m, int *hint)

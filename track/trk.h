@@ -287,6 +287,9 @@ double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint); /* m
  * engine's limit (a car in another's tow accelerates faster than its profile assumes), m/s, interpolated. Equal to
  * trk_speed_at where the profile brakes or corners. */
 double trk_speed_limit_at(const TrkSpeedProfile *profile, double s_m, int *hint);
+/* A speed at or below trk_speed_at(profile, s) for every s from s_m to s_m + reach_m where that is not NaN (a lap or
+ * more, or an s_m off the laps around: -INFINITY), m/s: the slowest the profile can read there, a little lower. */
+double trk_speed_floor(const TrkSpeedProfile *profile, double s_m, double reach_m);
 /* trk_spot_at and trk_speed_at (into *speed_mps) at one arc length, and trk_line_d and trk_speed_at at n arc lengths,
  * from one sample look-up each for a profile built on `track` (a driver reads the track and its speed plan at its
  * own position every tick, and the line and the plan together along its braking distance); each value is

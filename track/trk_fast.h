@@ -39,6 +39,8 @@ struct TrkTrack {
     double line_margin_m;
 };
 
+#define TRK_PROFILE_BLOCK 16 /* samples per entry of a profile's block minima */
+
 /* The fastest speed at each centre-line sample (the profile is indexed by centre-line s whatever the path). */
 struct TrkSpeedProfile {
     int n;
@@ -47,6 +49,8 @@ struct TrkSpeedProfile {
     double lap_time_s;
     double *v_mps; /* n + 1: v_mps[n] repeats v_mps[0], so an interpolation never wraps an index */
     double *limit_mps; /* n + 1, the same way: the corners' and braking's limit alone (trk_speed_limit_at) */
+    double *block_min_mps; /* (n + TRK_PROFILE_BLOCK - 1) / TRK_PROFILE_BLOCK: the least v_mps of each block of
+                            * samples (trk_speed_floor) */
     double *kappa; /* curvature of the path at each sample, 1/m (as used by the profile) */
     double *path_ds_m; /* path length from each sample to the next, m */
 };
@@ -178,6 +182,41 @@ inline double trk_fast_speed_at(const TrkSpeedProfile *profile, double s_m, int 
     return trk_fast_profile_value(profile, profile->v_mps, s_m, hint);
 }
 
+/* The least of m and the block minima of a profile's samples first .. last (0 <= first <= last < n). */
+inline double trk_fast_block_min(const double *block_min, unsigned first, unsigned last, double m)
+{
+    for (unsigned b = first / TRK_PROFILE_BLOCK; b <= last / TRK_PROFILE_BLOCK; b++)
+        m = block_min[b] < m ? block_min[b] : m;
+    return m;
+}
+
+/* A speed at or below trk_speed_at(profile, s) for every s from s_m to s_m + reach_m where that is not NaN (a NaN
+ * sample only makes the readings next to it NaN): the least block minimum over
+ * the samples those look-ups read, with one more at each end (s_m + x and its wrap round, each by less than a
+ * sample), less TRK_PROFILE_FLOOR_SLACK_MPS (a lerp between two samples falls below the lower one by at most a
+ * rounding of the higher). -INFINITY (no floor) unless -length <= s_m < 2 length and 0 <= reach_m < length, where
+ * every wrap of those s is exact or lands within a sample. */
+#define TRK_PROFILE_FLOOR_SLACK_MPS 1e-9
+inline double trk_fast_speed_floor(const TrkSpeedProfile *profile, double s_m, double reach_m)
+{
+    int n = profile->n;
+    double L = profile->length_m;
+    if (!(s_m >= -L && s_m < 2.0 * L && reach_m >= 0.0 && reach_m < L))
+        return -INFINITY;
+    double w = s_m >= 0.0 && s_m < L ? s_m : s_m - L * floor(s_m / L);
+    int i = (int)(w / profile->ds_m) - 1; /* the first sample read, less one */
+    i = i < 0 ? i + n : (i >= n ? n - 1 : i);
+    int count = (int)ceil(reach_m / profile->ds_m) + 4; /* samples from i on: the last lerp's two, and one more */
+    if (count > n)
+        count = n;
+    /* samples i .. i + count - 1 round the loop: up to n - 1, then from 0 on */
+    int last = i + count - 1;
+    double m = trk_fast_block_min(profile->block_min_mps, (unsigned)i, (unsigned)(last < n ? last : n - 1), INFINITY);
+    if (last >= n)
+        m = trk_fast_block_min(profile->block_min_mps, 0, (unsigned)(last - n), m);
+    return m - TRK_PROFILE_FLOOR_SLACK_MPS;
+}
+
 /* Whether a speed profile samples this track's own grid (it was built on it), so that an arc length on the lap
  * [0, length) falls on the same sample at the same fraction in both: trk_speed_at's wrap, index and clamps are then
  * trk_locate's, operation for operation. Off the lap the two wrap differently (trk_wrap_s maps a rounding to length
@@ -187,12 +226,12 @@ inline bool trk_profile_on_grid(const TrkTrack *track, const TrkSpeedProfile *pr
     return profile->n == track->n && profile->ds_m == track->ds_m && profile->length_m == track->length_m;
 }
 
-/* trk_fast_spot_speed_at, and the profile's limit (trk_speed_limit_at) into *limit_mps unless it is NULL, from the
- * same look-up. */
-inline TrkSpot trk_fast_spot_speed_limit_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m,
-                                            int *hint, double *speed_mps, double *limit_mps)
+/* trk_fast_spot_speed_limit_at with on_grid = trk_profile_on_grid(track, profile) from a caller that keeps it (a
+ * driver reads its own plan on its own track every tick; the grids never change). */
+inline TrkSpot trk_fast_spot_speed_limit_grid(const TrkTrack *track, const TrkSpeedProfile *profile, bool on_grid,
+                                              double s_m, int *hint, double *speed_mps, double *limit_mps)
 {
-    if (!(s_m >= 0.0 && s_m < track->length_m) || !trk_profile_on_grid(track, profile)) {
+    if (!(s_m >= 0.0 && s_m < track->length_m) || !on_grid) {
         *speed_mps = trk_fast_speed_at(profile, s_m, NULL);
         if (limit_mps)
             *limit_mps = trk_fast_profile_value(profile, profile->limit_mps, s_m, NULL);
@@ -208,20 +247,29 @@ inline TrkSpot trk_fast_spot_speed_limit_at(const TrkTrack *track, const TrkSpee
     return trk_spot_mix(track, i, f);
 }
 
+/* trk_fast_spot_speed_at, and the profile's limit (trk_speed_limit_at) into *limit_mps unless it is NULL, from the
+ * same look-up. */
+inline TrkSpot trk_fast_spot_speed_limit_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m,
+                                            int *hint, double *speed_mps, double *limit_mps)
+{
+    return trk_fast_spot_speed_limit_grid(track, profile, trk_profile_on_grid(track, profile), s_m, hint, speed_mps,
+                                          limit_mps);
+}
+
 inline TrkSpot trk_fast_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m,
                                       int *hint, double *speed_mps)
 {
     return trk_fast_spot_speed_limit_at(track, profile, s_m, hint, speed_mps, NULL);
 }
 
-inline void trk_fast_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m,
-                                  double *line_out, double *speed_out, int n)
+/* trk_fast_line_speed_n with on_grid = trk_profile_on_grid(track, profile) (see trk_fast_spot_speed_limit_grid). */
+inline void trk_fast_line_speed_grid_n(const TrkTrack *track, const TrkSpeedProfile *profile, bool on_grid,
+                                       const double *s_m, double *line_out, double *speed_out, int n)
 {
     const double length_m = track->length_m, ds_m = track->ds_m;
     const int samples = track->n;
     const TrkSample *sm = track->samples;
     const double *v = profile->v_mps;
-    bool on_grid = trk_profile_on_grid(track, profile);
     for (int k = 0; k < n; k++) {
         double s = s_m[k];
         if (!(on_grid && s >= 0.0 && s < length_m)) {
@@ -236,6 +284,12 @@ inline void trk_fast_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *
     }
 }
 
+inline void trk_fast_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m,
+                                  double *line_out, double *speed_out, int n)
+{
+    trk_fast_line_speed_grid_n(track, profile, trk_profile_on_grid(track, profile), s_m, line_out, speed_out, n);
+}
+
 #ifndef TRK_FAST_DEFINE
 /* A file that includes this header calls the inline forms under the public names of trk.h. */
 #define trk_wrap_s trk_fast_wrap_s
@@ -245,6 +299,7 @@ inline void trk_fast_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *
 #define trk_geometry_at trk_fast_geometry_at
 #define trk_line_d_n trk_fast_line_d_n
 #define trk_speed_at trk_fast_speed_at
+#define trk_speed_floor trk_fast_speed_floor
 #define trk_spot_speed_at trk_fast_spot_speed_at
 #define trk_spot_speed_limit_at trk_fast_spot_speed_limit_at
 #define trk_line_speed_n trk_fast_line_speed_n

@@ -138,13 +138,27 @@ static void trk_profile_curvature(const TrkTrack *track, TrkPath path, double *o
     }
 }
 
+/* out[b]: the least of v[b * TRK_PROFILE_BLOCK ..] over the block's samples (the last block may be short), NaN ones
+ * left out (INFINITY when all are NaN). */
+static void trk_profile_block_min(const double *v, int n, double *out)
+{
+    for (int b = 0; b * TRK_PROFILE_BLOCK < n; b++) {
+        int end = (b + 1) * TRK_PROFILE_BLOCK < n ? (b + 1) * TRK_PROFILE_BLOCK : n;
+        double m = INFINITY;
+        for (int i = b * TRK_PROFILE_BLOCK; i < end; i++)
+            m = v[i] < m ? v[i] : m;
+        out[b] = m;
+    }
+}
+
 TrkSpeedProfile *trk_speed_profile_create(const TrkTrack *track, const TrkCarParams *car, TrkPath path,
                                           double grip_scale)
 {
     int n = track->n;
     TrkSpeedProfile *p = calloc(1, sizeof *p);
+    size_t blocks = ((size_t)n + TRK_PROFILE_BLOCK - 1) / TRK_PROFILE_BLOCK;
     if (p)
-        p->v_mps = malloc(sizeof(double) * (4 * (size_t)n + 2));
+        p->v_mps = malloc(sizeof(double) * (4 * (size_t)n + 2 + blocks));
     if (!p || !p->v_mps) {
         free(p);
         return NULL;
@@ -156,6 +170,7 @@ TrkSpeedProfile *trk_speed_profile_create(const TrkTrack *track, const TrkCarPar
     p->kappa = p->v_mps + n + 1; /* v_mps[n] repeats v_mps[0] (trk_profile_passes), so trk_speed_at never wraps an index */
     p->path_ds_m = p->kappa + n;
     p->limit_mps = p->path_ds_m + n;
+    p->block_min_mps = p->limit_mps + n + 1;
     trk_profile_curvature(track, path, p->kappa);
     for (int i = 0; i < n; i++)
         p->path_ds_m[i] = path != TRK_PATH_CENTRE ? track->samples[i].line_ds_m : track->ds_m;
@@ -178,6 +193,7 @@ TrkSpeedProfile *trk_speed_profile_create(const TrkTrack *track, const TrkCarPar
     }
     trk_profile_passes(car, grip_scale, p->kappa, slope, p->path_ds_m, p->v_mps, p->limit_mps, n);
     free(slope);
+    trk_profile_block_min(p->v_mps, n, p->block_min_mps);
     double t = 0.0;
     for (int i = 0; i < n; i++) {
         double vm = 0.5 * (p->v_mps[i] + p->v_mps[(i + 1) % n]);
