@@ -35,8 +35,7 @@ static DrvBehaviourFn *const drv_traffic_behaviours[] = {
 /* The behaviours about the track itself, written after the blur: its limits and the lanes too fast for the corners
  * ahead are the same for every driver. Blurred, they spread a slot or two toward a racing line that runs near an
  * edge, the walk stopped short of the line, and a driver with a coarse, blurred map drove its lanes' caps whenever
- * another car was near enough to need maps at all (Sam Rookie, 16 slots and a box blur, lapped 2 s slower with a
- * car in his wake than alone). */
+ * another car was near enough to need maps at all (docs/research.md, tenth round). */
 static DrvBehaviourFn *const drv_track_behaviours[] = {drv_beh_edge, drv_beh_commit};
 
 /* True when no other car could write anything into the maps: none behind within DRV_ALONE_BEHIND_M (beyond the

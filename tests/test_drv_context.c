@@ -24,6 +24,15 @@ static DrvPersonality blurred(void)
     return p;
 }
 
+/* The same map without the blur. */
+static DrvPersonality unblurred(void)
+{
+    DrvPersonality p = blurred();
+    p.blur = DRV_BLUR_NONE;
+    p.blur_radius = 0;
+    return p;
+}
+
 /* Both maps of one decision at s on the racing line at v, with the cars given, as drv_context_decide fills them. */
 static void fill(const TrkTrack *t, DrvDriver *d, const DrvPersonality *p, double s, double v, const DrvOther *o,
                  int n, DrvContextMap *map)
@@ -56,9 +65,7 @@ static int test_blur_spreads_traffic_not_the_track(void)
     TrkTrack *t;
     DrvDriver *d;
     TST_CHECK(drv_tst_open_gp(&t, &d));
-    DrvPersonality p = blurred(), sharp = blurred();
-    sharp.blur = DRV_BLUR_NONE;
-    sharp.blur_radius = 0;
+    DrvPersonality p = blurred(), sharp = unblurred();
     /* in turn 1's braking zone at 62 m/s, alone: the lanes off the line are too fast for the corner (danger) */
     DrvContextMap with_blur, without;
     fill(t, d, &p, 740.0, 62.0, NULL, 0, &with_blur);
@@ -96,9 +103,7 @@ static int test_blurred_driver_with_company_keeps_the_line(void)
     TrkTrack *t;
     DrvDriver *d;
     TST_CHECK(drv_tst_open_gp(&t, &d));
-    DrvPersonality p = blurred(), sharp = blurred();
-    sharp.blur = DRV_BLUR_NONE;
-    sharp.blur_radius = 0;
+    DrvPersonality p = blurred(), sharp = unblurred();
     /* through the S after the hairpin, where the line swings out to the left edge, at the plan's speed */
     int same = 0, n = 0;
     for (double s = 1400.0; s <= 1480.0; s += 5.0, n++) {
