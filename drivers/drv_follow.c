@@ -209,6 +209,15 @@ static double drv_escape_margin(double v, double room, const DrvEscapeBrake *res
 #define DRV_TIME_MAX_SHARE (1.0 + 1e-9)
 #define DRV_TIME_SURE_SLACK_M 1e-3 /* far more than the rounding of an escape's sums */
 
+/* The least the escape brakes (drv_escape_brake) at any speed up to hi, given g, the least grip over those speeds: the
+ * corner takes at most hi^2 |kappa| of the grip. Braking at rest is not it: in a corner the cornering force grows
+ * with the speed squared, faster than the downforce's grip. */
+static double drv_escape_least_brake(const DrvEscapeBrake *br, double g, double hi)
+{
+    double lat = hi * hi * fabs(br->kappa);
+    return br->share * drv_fmax(sqrt(drv_fmax(g * g - lat * lat, 0.0)), DRV_TIME_MIN_GRIP_SHARE * g);
+}
+
 /* How far a follower reacting at hi and then braking (br) gains on a lead that keeps lo_v or more, m, until it is
  * down to the lead's speed: the reaction's gain plus the continuous braking's at bmin, the least braking over
  * speeds from lo_v to hi (the grip at the slower end of its monotonic law, the corner at hi), and 1/8 bmin dt^2 by
@@ -216,8 +225,7 @@ static double drv_escape_margin(double v, double room, const DrvEscapeBrake *res
 static double drv_escape_gain(double hi, double lo_v, const DrvEscapeBrake *br)
 {
     double g = drv_fmin(trk_car_grip_mps2(&br->car, lo_v), trk_car_grip_mps2(&br->car, hi));
-    double lat = hi * hi * fabs(br->kappa);
-    double bmin = br->share * drv_fmax(sqrt(drv_fmax(g * g - lat * lat, 0.0)), DRV_TIME_MIN_GRIP_SHARE * g);
+    double bmin = drv_escape_least_brake(br, g, hi);
     if (!(g >= 0.0 && br->share >= 0.0 && bmin > 0.0))
         return INFINITY;
     double over = hi > lo_v ? hi - lo_v : 0.0;
@@ -276,10 +284,11 @@ static double drv_follow_time_below(const DrvView *view, const DrvDriver *driver
     double g = here->grip_mps2, v = view->speed_mps, s_lead = view->s_m + o->ds_m;
     double k_ahead = trk_line_curvature(driver->track, view->s_m + 0.5 * v, NULL);
     const DrvEscapeBrake br = {driver->car, driver->p.grip_use, drv_fmax(fabs(here->spot.line_kappa), fabs(k_ahead))};
-    double b = drv_escape_brake(&br, 0.0); /* the least it brakes at any speed: the early return below stays safe */
     double room = drv_fmax(drv_beh_gap_m(view, o) - DRV_FOLLOW_ROOM_M, 0.0);
     /* the root is searched between rest and the bracket's top */
     double lo = 0.0, hi = drv_fmax(v, here->line_speed_mps) + DRV_TIME_ABOVE_MPS;
+    /* the least it brakes at any speed up to the top (the grip at rest is the least): the early return stays safe */
+    double b = drv_escape_least_brake(&br, trk_car_grip_mps2(&br.car, 0.0), hi);
     /* a lead further than we need to stop dead from the bracket's top cannot limit us (the escape below never ends
      * further on): most leads in view, and neither the train nor the prediction is needed */
     if (room >= hi * (DRV_TIME_REACTION_S + DRV_TIME_HEADWAY_S) + hi * hi / (2.0 * b))

@@ -1,7 +1,8 @@
 /* test_drv_follow.c: safe following (drivers/drv_follow.c). Behind a slower car into a braking zone the rule in time
  * lets the follower carry more speed than the rule at the same points (the reason it exists), yet both stop it behind
  * a car standing still; a lead in a train is followed further back; the first lap uses the same-points rule; a lead
- * with no braking foreseen is followed closely, in its tow; a lead is seen along its own speed plan. */
+ * with no braking foreseen is followed closely, in its tow; a lead is seen along its own speed plan; in a tight corner
+ * the braking the corner leaves, not the braking at rest, says whether a car ahead can limit us at all. */
 #include "../drivers/drv.h"
 #include "../drivers/drv_drive.h"
 #include "../drivers/drv_follow.h"
@@ -222,8 +223,41 @@ static int test_limit_below_a_cap(void)
     return 0;
 }
 
+/* Where gp's racing line bends the most, m. */
+static double tightest_corner(const TrkTrack *t)
+{
+    double best_s = 0.0, best_k = 0.0;
+    for (double s = 0.0; s < trk_length(t); s += 1.0) {
+        double k = fabs(trk_line_curvature(t, s, NULL));
+        if (k > best_k)
+            best_k = k, best_s = s;
+    }
+    return best_s;
+}
+
+static int test_no_limit_only_where_the_corner_lets_us_stop(void)
+{
+    Case c;
+    TST_CHECK(case_open(&c));
+    /* in gp's tightest corner at 20 m/s, a car standing 40 m ahead on the line: the corner takes most of the grip at
+     * that speed, so braking at rest (all of the grip, which would stop us in time from the bracket's top) is no
+     * bound on the escape's, and the limit holds us below our speed */
+    double s = tightest_corner(c.track) - 5.0;
+    double d = trk_line_d(c.track, s, NULL);
+    c.others[0] = (DrvOther){.id = 1, .ds_m = 40.0, .d_m = trk_line_d(c.track, s + 40.0, NULL), .speed_mps = 0.0,
+                             .length_m = 4.6, .width_m = 2.0};
+    c.view = (DrvView){.track = c.track, .tick = 100, .dt_s = 0.01, .laps_done = 1, .s_m = s, .d_m = d,
+                       .speed_mps = 20.0, .length_m = 4.6, .width_m = 2.0, .others = c.others, .other_count = 1};
+    drv_drive_here(c.driver, &c.view, s + 20.0, &c.here);
+    double v = drv_follow_time(&c.view, c.driver, &c.here, &c.others[0]);
+    TST_CHECK(v < 20.0);
+    case_close(&c);
+    return 0;
+}
+
 int main(void)
 {
+    TST_RUN(test_no_limit_only_where_the_corner_lets_us_stop);
     TST_RUN(test_lead_is_predicted_along_its_own_plan);
     TST_RUN(test_time_rule_closes_up);
     TST_RUN(test_both_stop_behind_a_stopped_car);
