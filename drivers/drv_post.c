@@ -99,27 +99,10 @@ static inline __attribute__((always_inline)) void drv_blur_max(float *v, int n, 
     memcpy(v, out, (size_t)n * sizeof *v);
 }
 
-/* The blur with weights w by offset 0..radius (1 <= radius <= DRV_BLUR_MAX_RADIUS). */
-static void drv_post_blur_with(DrvContextMap *map, const double *w, int radius)
-{
-    /* the same function for each radius, compiled apart for the known ones (see drv_blur_max) */
-    if (radius == 1)
-        drv_blur_max(map->danger, map->slots, w, 1);
-    else if (radius == 2)
-        drv_blur_max(map->danger, map->slots, w, 2);
-    else
-        drv_blur_max(map->danger, map->slots, w, radius);
-}
-
 void drv_post_blur(DrvContextMap *map, DrvBlur blur, int radius)
 {
-    if (blur == DRV_BLUR_NONE || radius <= 0)
-        return;
-    if (radius > DRV_BLUR_MAX_RADIUS)
-        radius = DRV_BLUR_MAX_RADIUS;
-    double w[DRV_BLUR_MAX_RADIUS + 1];
-    drv_blur_weights(blur, radius, w);
-    drv_post_blur_with(map, w, radius);
+    DrvBlurWeights none = {0}; /* nothing kept: the weights are computed for this blur */
+    drv_post_blur_kept(map, blur, radius, &none);
 }
 
 void drv_post_blur_kept(DrvContextMap *map, DrvBlur blur, int radius, DrvBlurWeights *kept)
@@ -133,7 +116,13 @@ void drv_post_blur_kept(DrvContextMap *map, DrvBlur blur, int radius, DrvBlurWei
         kept->blur = blur;
         kept->radius = radius;
     }
-    drv_post_blur_with(map, kept->w, radius);
+    /* the same function for each radius, compiled apart for the known ones (see drv_blur_max) */
+    if (radius == 1)
+        drv_blur_max(map->danger, map->slots, kept->w, 1);
+    else if (radius == 2)
+        drv_blur_max(map->danger, map->slots, kept->w, 2);
+    else
+        drv_blur_max(map->danger, map->slots, kept->w, radius);
 }
 
 double drv_map_sample(const DrvContextMap *map, DrvMapWhich which, double d_m)

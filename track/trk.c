@@ -51,6 +51,7 @@ extern inline int trk_locate(const TrkTrack *track, double s_m, double *frac);
 extern inline double trk_lerp(double a, double b, double f);
 extern inline TrkGeometry trk_geometry_mix(const TrkSample *a, const TrkSample *b, double f);
 extern inline TrkSpot trk_spot_mix(const TrkTrack *track, int i, double f);
+extern inline double trk_fast_lerp_field(const TrkTrack *track, double s_m, int *hint, size_t offset);
 extern inline double trk_fast_curvature(const TrkTrack *track, double s_m, int *hint);
 extern inline double trk_fast_line_curvature(const TrkTrack *track, double s_m, int *hint);
 extern inline TrkSpot trk_fast_spot_at(const TrkTrack *track, double s_m, int *hint);
@@ -282,21 +283,6 @@ int trk_to_frenet(const TrkTrack *track, double x_m, double y_m, double *s_m, do
     return 0;
 }
 
-/* Inline: each query below gets its own copy with the field's offset a constant, without a call in between (the
- * drivers read the line this way twice per car-tick). */
-static inline double trk_lerp_field(const TrkTrack *t, double s_m, int *hint, size_t offset)
-{
-    double f;
-    int i = trk_locate(t, s_m, &f);
-    const char *a = (const char *)&t->samples[i], *b = (const char *)&t->samples[i + 1];
-    double va, vb;
-    memcpy(&va, a + offset, sizeof va);
-    memcpy(&vb, b + offset, sizeof vb);
-    if (hint)
-        *hint = i;
-    return va + f * (vb - va);
-}
-
 double trk_curvature(const TrkTrack *track, double s_m, int *hint)
 {
     return trk_fast_curvature(track, s_m, hint);
@@ -304,17 +290,17 @@ double trk_curvature(const TrkTrack *track, double s_m, int *hint)
 
 double trk_width_left(const TrkTrack *track, double s_m, int *hint)
 {
-    return trk_lerp_field(track, s_m, hint, offsetof(TrkSample, left_m));
+    return trk_fast_lerp_field(track, s_m, hint, offsetof(TrkSample, left_m));
 }
 
 double trk_width_right(const TrkTrack *track, double s_m, int *hint)
 {
-    return trk_lerp_field(track, s_m, hint, offsetof(TrkSample, right_m));
+    return trk_fast_lerp_field(track, s_m, hint, offsetof(TrkSample, right_m));
 }
 
 double trk_line_d(const TrkTrack *track, double s_m, int *hint)
 {
-    return trk_lerp_field(track, s_m, hint, offsetof(TrkSample, line_d_m));
+    return trk_fast_lerp_field(track, s_m, hint, offsetof(TrkSample, line_d_m));
 }
 
 double trk_line_curvature(const TrkTrack *track, double s_m, int *hint)

@@ -13,6 +13,9 @@
 
 #include "trk.h"
 
+#include <stddef.h>
+#include <string.h>
+
 #define TRK_NAME_LEN 64
 
 /* One row of the arc-length table; sample i sits at s = i * ds. Kept together for cache locality. */
@@ -111,24 +114,32 @@ inline TrkSpot trk_spot_mix(const TrkTrack *track, int i, double f)
     return p;
 }
 
+/* A field of the samples (at byte offset `offset` in TrkSample) interpolated at s. Inline: each caller gets its own
+ * copy with the offset a constant, without a call in between (the drivers read the line and its curvature this way
+ * several times per car-tick). */
+inline double trk_fast_lerp_field(const TrkTrack *track, double s_m, int *hint, size_t offset)
+{
+    double f;
+    int i = trk_locate(track, s_m, &f);
+    const char *a = (const char *)&track->samples[i], *b = (const char *)&track->samples[i + 1];
+    double va, vb;
+    memcpy(&va, a + offset, sizeof va);
+    memcpy(&vb, b + offset, sizeof vb);
+    if (hint)
+        *hint = i;
+    return trk_lerp(va, vb, f);
+}
+
 /* The centre line's and the racing line's curvature at s (trk_curvature, trk_line_curvature), inline: the drivers read
  * the curvature ahead every decision and the line's at two places in every judgement of safe following. */
 inline double trk_fast_curvature(const TrkTrack *track, double s_m, int *hint)
 {
-    double f;
-    int i = trk_locate(track, s_m, &f);
-    if (hint)
-        *hint = i;
-    return trk_lerp(track->samples[i].kappa, track->samples[i + 1].kappa, f);
+    return trk_fast_lerp_field(track, s_m, hint, offsetof(TrkSample, kappa));
 }
 
 inline double trk_fast_line_curvature(const TrkTrack *track, double s_m, int *hint)
 {
-    double f;
-    int i = trk_locate(track, s_m, &f);
-    if (hint)
-        *hint = i;
-    return trk_lerp(track->samples[i].line_kappa, track->samples[i + 1].line_kappa, f);
+    return trk_fast_lerp_field(track, s_m, hint, offsetof(TrkSample, line_kappa));
 }
 
 inline TrkSpot trk_fast_spot_at(const TrkTrack *track, double s_m, int *hint)
