@@ -5,8 +5,13 @@
  * too late has to back off across its wake, which cost half a second or more a corner. So both cars are run forward
  * in time: we on the lane beside it at that lane's cap (drv_lanes.h: the braking for every corner ahead on it), it
  * along its own speed plan at its present pace (drv_beh_plan_of: a slower driver brakes earlier and corners slower),
- * from where it is back onto its line over a driver's way back. The attack holds when our nose is past its tail
- * (overlapping it: it has to leave us room) before it comes within a car's width of our lane. Once the move has
+ * from where it is back onto its line over a driver's way back. Both ways are counted along the track (the centre
+ * line's s, as the gap between the cars is): at the same speed a car on the inside of a corner gains on one on the
+ * outside, and counted in metres driven, an attack round the outside of gp's hairpin looked alongside while it lost
+ * three seconds to the car on the line. The attack holds when our nose is past its tail
+ * (overlapping it: it has to leave us room) before it comes within a car's width of our lane. The lanes judged are
+ * the one right beside it and, failing that, lanes further across (up to DRV_ATTACK_WIDER_M more): its line crosses a
+ * lane nearer the inside of the corner later, at the apex rather than at the turn-in. Once the move has
  * begun (we are off its line toward the lane) it holds with a little less overlap, so that a verdict short by a
  * fraction of a metre one decision does not leave the car half out of the wake the next; and while the car aims for
  * the attack's lane, that lane's caps count only where they are below the plan, so it keeps the tow's throttle
@@ -29,6 +34,8 @@
 #define DRV_ATTACK_UNDER_WAY_M 0.5   /* an attack is under way once we are this far off its line toward the lane... */
 #define DRV_ATTACK_KEEP_M 1.5        /* ...and then holds with this much less overlap, m */
 #define DRV_ATTACK_SPARE_M 0.5       /* room between the attacked car and our lane beyond the side margin, m */
+#define DRV_ATTACK_WIDER_M 3.0       /* lanes further from it are judged up to this much further across... */
+#define DRV_ATTACK_WIDER_STEP_M 1.0  /* ...this far apart, m */
 #define DRV_ATTACK_INTEREST_MIN 0.6  /* interest in the attack lane for a driver whose attack is 0... */
 #define DRV_ATTACK_INTEREST_MAX 1.0  /* ...and for one whose attack is 1 */
 
@@ -71,6 +78,7 @@ static bool drv_attack_lane_holds(const DrvView *view, const DrvBehCtx *ctx, con
     double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
     double x = 0.0, v = view->speed_mps;   /* we: our centre, from where we are */
     double xo = o->ds_m, vo = o->speed_mps; /* it: its centre */
+    int hint_me = -1, hint_o = -1;          /* the centre line's curvature along our way and along its way */
     const double along =
         0.5 * (view->length_m + o->length_m) - DRV_ATTACK_OVERLAP_M + (under_way ? DRV_ATTACK_KEEP_M : 0.0);
     /* it is off its line by e0 now, and back on it over its way back (as a driver's own, drv_drive.c) */
@@ -94,8 +102,9 @@ static bool drv_attack_lane_holds(const DrvView *view, const DrvBehCtx *ctx, con
             return false; /* it turns in across our lane before we are alongside */
         v = drv_fmin(v, drv_lanes_row_speed(ctx->lanes, &lane, ctx->s_m + x));
         vo = drv_fmin(vo, pace * plan_v);
-        x += v * DRV_ATTACK_DT_S;
-        xo += vo * DRV_ATTACK_DT_S;
+        /* metres driven to metres of track: we on our lane, it on its way */
+        x += v * DRV_ATTACK_DT_S / trk_path_scale(trk_curvature(ctx->track, ctx->s_m + x, &hint_me), d);
+        xo += vo * DRV_ATTACK_DT_S / trk_path_scale(trk_curvature(ctx->track, s_o, &hint_o), d_o);
     }
     return false; /* not alongside within the horizon: not catching it fast enough to pass */
 }
@@ -110,16 +119,18 @@ DrvAttack drv_attack_judge(const DrvView *view, const DrvBehCtx *ctx)
         return a;
     const DrvOther *o = a.target;
     double side = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M + DRV_ATTACK_SPARE_M;
-    for (int k = -1; k <= 1; k += 2) {
-        double d = o->d_m + k * side;
-        if (d > ctx->d_left_ahead_m || d < ctx->d_right_ahead_m)
-            continue;
-        if (drv_attack_lane_holds(view, ctx, o, d)) {
-            a.feasible = true;
-            a.d_m = d;
-            return a;
+    /* the nearest lanes first: beside it either side, then further across */
+    for (double wider = 0.0; wider <= DRV_ATTACK_WIDER_M; wider += DRV_ATTACK_WIDER_STEP_M)
+        for (int k = -1; k <= 1; k += 2) {
+            double d = o->d_m + k * (side + wider);
+            if (d > ctx->d_left_ahead_m || d < ctx->d_right_ahead_m)
+                continue;
+            if (drv_attack_lane_holds(view, ctx, o, d)) {
+                a.feasible = true;
+                a.d_m = d;
+                return a;
+            }
         }
-    }
     return a;
 }
 

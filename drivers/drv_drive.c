@@ -225,7 +225,7 @@ static double drv_single_file_speed(const DrvDriver *driver, const DrvView *view
 static double drv_path_cap(const DrvDriver *driver, const DrvView *view, const DrvHere *here, double v)
 {
     double k_here = here->spot.kappa;
-    double kp = fabs(k_here / drv_fmax(1.0 - k_here * view->d_m, 0.2));
+    double kp = fabs(k_here / trk_path_scale(k_here, view->d_m));
     double g = driver->p.grip_use * DRV_LANES_GRIP_SHARE * here->grip_mps2;
     return kp > 1e-6 ? drv_fmin(v, sqrt(g / kp)) : v;
 }
@@ -356,7 +356,7 @@ static double drv_rejoin_speed(const DrvDriver *driver, const DrvView *view, con
         double e = err_m * (1.0 - x / reach);
         TrkSpot sp = trk_spot_at(driver->track, view->s_m + x, &hint);
         double plan_k = trk_speed_at(driver->profile, view->s_m + x, NULL) * driver->noise.speed_scale;
-        double scale = drv_fmin(drv_fmax(1.0 - sp.line_kappa * e, 0.2), 1.0);
+        double scale = drv_fmin(trk_path_scale(sp.line_kappa, e), 1.0);
         double v_k = plan_k * sqrt(scale);
         if (k == 0 || scale < 1.0)
             v_max = drv_fmin(v_max, sqrt(v_k * v_k + 2.0 * a * x));
@@ -392,7 +392,7 @@ static double drv_drive_steer(const DrvDriver *driver, const DrvView *view, doub
     if (w <= 0.0)
         return drv_control_steer(view, target_d, 0.0, 0.0, k_here, grip);
     double k_line = here->spot.line_kappa;
-    double scale = drv_fmax(1.0 - k_here * line_here, 0.2);
+    double scale = trk_path_scale(k_here, line_here);
     double lat_ff = (v / scale) * (here->line_next_d_m - here->line_prev_d_m) / DRV_LINE_FF_STEP_M;
     double acc_ff = v * v * (k_line - k_here / scale);
     double d = w * line_here + (1.0 - w) * target_d;
@@ -428,7 +428,7 @@ static void drv_share_grip(const DrvDriver *driver, const DrvView *view, const D
     double v = view->speed_mps, d = view->d_m, lat_v = view->lat_speed_mps, k_here = here->spot.kappa;
     /* a driver whose plan uses more than the margin (a late braker) may use what its plan uses */
     double g = drv_fmin(drv_fmax(driver->p.grip_use + 0.01, DRV_GRIP_MARGIN), 1.0) * here->grip_mps2;
-    double corner = v * v * k_here / drv_fmax(1.0 - k_here * d, 0.2); /* the path's own need at this offset */
+    double corner = v * v * k_here / trk_path_scale(k_here, d); /* the path's own need at this offset */
     double ay = corner + *lat;                                    /* what the tyres are asked for sideways */
     double cap = g;
     if (*ax < 0.0) {

@@ -9,7 +9,8 @@
  * - From the second lap (drv_follow_time) the follower must be able to stay a headway behind where the lead will be
  *   at each moment: it may carry more speed into a braking zone than the lead as long as it can still brake in time,
  *   which is how a faster car closes up on a slower one and gets alongside. Behind a lead with no braking foreseen
- *   (in its tow on a straight) the reaction time and the headway are short, and grow as its braking comes nearer.
+ *   (in its tow on a straight) the reaction time is short, and grows as its braking comes nearer; so does the headway
+ *   behind a lead off its racing line, whose braking its plan does not foretell.
  * Both predict the lead braking at the limit from now, but never below a share of its pace on its plan (its speed now
  * over the speed plan its driver aims for, which the view shows: drv_beh_plan_of): it brakes for the corners it
  * brakes for, where its plan brakes for them, not to a stop. */
@@ -34,6 +35,11 @@
 #define DRV_TIME_HEADWAY_S 0.1          /* time headway kept all through the escape, s */
 #define DRV_TIME_WAKE_REACTION_S 0.15   /* the same two behind a lead with no braking foreseen (in its wake on a */
 #define DRV_TIME_WAKE_HEADWAY_S 0.05    /* straight, where the tow is): the escape is to pull out beside it, s */
+/* The headway stays the wake's into a braking zone behind a lead on its racing line, which brakes where its plan
+ * says: doubled there, it took a follower out of the tow (6 m of bumper gap to 14 m at 75 m/s) in the two seconds
+ * before the braking point it might have attacked at. A lead further than this off its line (defending, held in a
+ * lane) brakes for that lane's caps, earlier than its plan: the full headway, m. */
+#define DRV_TIME_OFF_LINE_M 1.0
 /* Braking foreseen: the lead's pace on its plan drops within DRV_TIME_FORESEE_S (foreseen further ahead, a follower
  * in the tow dropped back long before the braking zone it might have attacked in)... */
 #define DRV_TIME_FORESEE_S 2.5
@@ -312,7 +318,9 @@ static double drv_follow_time_below(const DrvView *view, const DrvDriver *driver
     /* from the wake's values to the full ones as the braking comes nearer, so a follower drops back gently */
     double w = drv_lead_braking_weight(plan_o, s_lead, way.pace, o->speed_mps);
     double react = DRV_TIME_WAKE_REACTION_S + w * (DRV_TIME_REACTION_S - DRV_TIME_WAKE_REACTION_S);
-    double headway = DRV_TIME_WAKE_HEADWAY_S + w * (DRV_TIME_HEADWAY_S - DRV_TIME_WAKE_HEADWAY_S);
+    bool off_line = fabs(o->d_m - trk_line_d(driver->track, s_lead, NULL)) > DRV_TIME_OFF_LINE_M;
+    double headway = off_line ? DRV_TIME_WAKE_HEADWAY_S + w * (DRV_TIME_HEADWAY_S - DRV_TIME_WAKE_HEADWAY_S)
+                              : DRV_TIME_WAKE_HEADWAY_S;
     int react_steps = drv_reaction_steps(react);
     /* the fastest speed whose escape holds: the margin's root, by regula falsi (Illinois), kept on the safe side */
     double m_hi = drv_escape_margin(hi, room, &br, react_steps, headway, &way);

@@ -52,10 +52,6 @@
 #define SIM_VIEW_BEHIND_M 50.0
 #define SIM_VIEW_MAX_OTHERS 64
 
-/* 1 - kappa*d (the centre line's scale at offset d) is kept at least this, so a car past the centre of a tight
- * corner's curvature does not divide by zero. */
-#define SIM_MIN_PATH_SCALE 0.2
-
 /*----------------------------------------------------------------------------------------------------------------
  * Types
  *--------------------------------------------------------------------------------------------------------------*/

@@ -86,7 +86,7 @@ static void sim_integrate_car(SimWorld *w, SimCar *c, SimCarPriv *p, const DrvCo
     if (c->s_m != p->geo_s_m) /* moved since the end of the last integration (a collision, or the first tick) */
         sim_track_at(w, p, c->s_m);
     double kappa = p->kappa, wl = p->width_left_m, wr = p->width_right_m;
-    double scale = trk_fmax(1.0 - kappa * c->d_m, SIM_MIN_PATH_SCALE);
+    double scale = trk_path_scale(kappa, c->d_m);
     bool off = c->d_m > wl || c->d_m < -wr;
 
     /* friction circle: the tyres are asked for the path's need plus the driver's requests; a demand outside the

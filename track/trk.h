@@ -224,6 +224,12 @@ double trk_max_width(const TrkTrack *track);
 static inline double trk_fmin(double a, double b) { return a < b || b != b ? a : b; }
 static inline double trk_fmax(double a, double b) { return a > b || b != b ? a : b; }
 
+/* The length of a path at constant offset d per metre of centre line, 1 - kappa d (kappa the centre line's signed
+ * curvature): a car at speed v on it moves along s at v / scale, faster on the inside of a corner. Kept at least
+ * TRK_MIN_PATH_SCALE, so a path past the centre of a tight corner's curvature does not divide by zero. */
+#define TRK_MIN_PATH_SCALE 0.2
+static inline double trk_path_scale(double kappa, double d_m) { return trk_fmax(1.0 - kappa * d_m, TRK_MIN_PATH_SCALE); }
+
 /* ---- vehicle and speed profile ----------------------------------------------------------------------------- */
 
 /* Physical parameters that decide how fast a car can go. Lives here (the lowest module) because the speed profile
