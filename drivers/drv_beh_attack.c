@@ -67,46 +67,79 @@ static const DrvOther *drv_attack_followed(const DrvView *view, const DrvBehCtx 
     return attacked; /* none in our lane */
 }
 
+/* The followed car's predicted way, the same for every lane judged: its centre along the track from ours (xo) and its
+ * offset (d_o) at each step, predicted only as far as a lane's judgement needs. It drives its own speed plan at its
+ * present pace (drv_beh_plan_of), from where it is back onto its line over a driver's way back (drv_drive.c). */
+typedef struct DrvAttackWay {
+    const TrkSpeedProfile *plan;
+    double pace, e0, back, vo;
+    int n, hint; /* steps predicted (xo[0..n], d_o[0..n-1]); the curvature look-up's hint */
+    double xo[DRV_ATTACK_STEPS + 1], d_o[DRV_ATTACK_STEPS];
+} DrvAttackWay;
+
+static DrvAttackWay drv_attack_way_start(const DrvBehCtx *ctx, const DrvOther *o)
+{
+    DrvAttackWay w;
+    w.plan = drv_beh_plan_of(ctx->plan, o);
+    w.pace = 1.0; /* drv_beh_pace, from the first step's reading of the plan (at ctx->s_m + o->ds_m) */
+    w.e0 = 0.0;   /* it is off its line by e0 now (the first step reads its line) */
+    w.back = drv_fmax(DRV_BEH_REJOIN_MIN_M, o->speed_mps * DRV_BEH_REJOIN_S);
+    w.vo = o->speed_mps;
+    w.n = 0, w.hint = -1;
+    w.xo[0] = o->ds_m;
+    return w;
+}
+
+/* The way's next step, n to n + 1. */
+static void drv_attack_way_step(DrvAttackWay *w, const DrvBehCtx *ctx, const DrvOther *o)
+{
+    int k = w->n++;
+    /* its line and its plan where it is, from one look-up (each as trk_line_d_n and trk_speed_at give it) */
+    double s_o = ctx->s_m + w->xo[k], line_o, plan_v;
+    trk_line_speed_n(ctx->track, w->plan, &s_o, &line_o, &plan_v, 1);
+    if (k == 0) {
+        w->e0 = o->d_m - line_o;
+        w->pace = drv_beh_pace_at(plan_v, o);
+    }
+    double d_o = line_o + w->e0 * drv_fmax(1.0 - (w->xo[k] - o->ds_m) / w->back, 0.0);
+    w->d_o[k] = d_o;
+    w->vo = drv_fmin(w->vo, w->pace * plan_v);
+    /* metres driven to metres of track */
+    w->xo[k + 1] = w->xo[k] + w->vo * DRV_ATTACK_DT_S / trk_path_scale(trk_curvature(ctx->track, s_o, &w->hint), d_o);
+}
+
+/* A lane's verdict: alongside in time, or not, because its line crosses the lane first or because we do not catch it
+ * within the horizon. */
+typedef enum DrvLaneVerdict { DRV_LANE_HOLDS, DRV_LANE_CROSSED, DRV_LANE_NOT_CAUGHT } DrvLaneVerdict;
+
 /* Whether, on the lane at offset d beside car o, we get our nose past its tail before its line needs our lane. */
-static bool drv_attack_lane_holds(const DrvView *view, const DrvBehCtx *ctx, const DrvOther *o, double d)
+static DrvLaneVerdict drv_attack_lane(const DrvView *view, const DrvBehCtx *ctx, const DrvOther *o, double d,
+                                  DrvAttackWay *way)
 {
     /* once the move has begun, a verdict that flipped back for a fraction of a metre left the car half out of the
      * wake, without its tow and without the lane */
     bool under_way = (view->d_m - o->d_m) * (d - o->d_m) > 0.0 && fabs(view->d_m - o->d_m) >= DRV_ATTACK_UNDER_WAY_M;
-    const TrkSpeedProfile *plan_o = drv_beh_plan_of(ctx->plan, o);
-    double pace = 1.0; /* drv_beh_pace, from the first step's reading of the plan (at ctx->s_m + o->ds_m) */
     double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
-    double x = 0.0, v = view->speed_mps;   /* we: our centre, from where we are */
-    double xo = o->ds_m, vo = o->speed_mps; /* it: its centre */
-    int hint_me = -1, hint_o = -1;          /* the centre line's curvature along our way and along its way */
+    double x = 0.0, v = view->speed_mps; /* we: our centre, from where we are */
+    int hint = -1;                       /* the centre line's curvature along our way */
     const double along =
         0.5 * (view->length_m + o->length_m) - DRV_ATTACK_OVERLAP_M + (under_way ? DRV_ATTACK_KEEP_M : 0.0);
-    /* it is off its line by e0 now, and back on it over its way back (as a driver's own, drv_drive.c) */
-    double e0 = 0.0, back = drv_fmax(DRV_BEH_REJOIN_MIN_M, o->speed_mps * DRV_BEH_REJOIN_S);
     /* our lane's place among the lanes, found once: drv_lanes_speed(s, d) for every s of the way */
     const DrvLanesRow lane = drv_lanes_row(ctx->lanes, d);
     for (int k = 0; k <= DRV_ATTACK_STEPS; k++) {
-        if (x + along >= xo)
-            return true;
+        if (x + along >= way->xo[k])
+            return DRV_LANE_HOLDS;
         if (k == DRV_ATTACK_STEPS)
             break;
-        /* its line and its plan where it is, from one look-up (each as trk_line_d_n and trk_speed_at give it) */
-        double s_o = ctx->s_m + xo, line_o, plan_v;
-        trk_line_speed_n(ctx->track, plan_o, &s_o, &line_o, &plan_v, 1);
-        if (k == 0) {
-            e0 = o->d_m - line_o;
-            pace = drv_beh_pace_at(plan_v, o);
-        }
-        double d_o = line_o + e0 * drv_fmax(1.0 - (xo - o->ds_m) / back, 0.0);
-        if (fabs(d_o - d) < half)
-            return false; /* it turns in across our lane before we are alongside */
+        if (way->n == k)
+            drv_attack_way_step(way, ctx, o);
+        if (fabs(way->d_o[k] - d) < half)
+            return DRV_LANE_CROSSED; /* it turns in across our lane before we are alongside */
         v = drv_fmin(v, drv_lanes_row_speed(ctx->lanes, &lane, ctx->s_m + x));
-        vo = drv_fmin(vo, pace * plan_v);
-        /* metres driven to metres of track: we on our lane, it on its way */
-        x += v * DRV_ATTACK_DT_S / trk_path_scale(trk_curvature(ctx->track, ctx->s_m + x, &hint_me), d);
-        xo += vo * DRV_ATTACK_DT_S / trk_path_scale(trk_curvature(ctx->track, s_o, &hint_o), d_o);
+        /* metres driven to metres of track, on our lane */
+        x += v * DRV_ATTACK_DT_S / trk_path_scale(trk_curvature(ctx->track, ctx->s_m + x, &hint), d);
     }
-    return false; /* not alongside within the horizon: not catching it fast enough to pass */
+    return DRV_LANE_NOT_CAUGHT; /* not alongside within the horizon: not catching it fast enough to pass */
 }
 
 DrvAttack drv_attack_judge(const DrvView *view, const DrvBehCtx *ctx)
@@ -119,17 +152,23 @@ DrvAttack drv_attack_judge(const DrvView *view, const DrvBehCtx *ctx)
         return a;
     const DrvOther *o = a.target;
     double side = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M + DRV_ATTACK_SPARE_M;
-    /* the nearest lanes first: beside it either side, then further across */
+    DrvAttackWay way = drv_attack_way_start(ctx, o);
+    /* the nearest lanes first: beside it either side, then further across, on a side only while its line crossed the
+     * nearer lane (a lane further across is crossed later); where we do not catch it, no lane helps */
+    bool open[2] = {true, true}; /* right (k = -1), left (k = +1) */
     for (double wider = 0.0; wider <= DRV_ATTACK_WIDER_M; wider += DRV_ATTACK_WIDER_STEP_M)
         for (int k = -1; k <= 1; k += 2) {
+            bool *side_open = &open[(k + 1) / 2];
             double d = o->d_m + k * (side + wider);
-            if (d > ctx->d_left_ahead_m || d < ctx->d_right_ahead_m)
+            if (!*side_open || d > ctx->d_left_ahead_m || d < ctx->d_right_ahead_m)
                 continue;
-            if (drv_attack_lane_holds(view, ctx, o, d)) {
+            DrvLaneVerdict verdict = drv_attack_lane(view, ctx, o, d, &way);
+            if (verdict == DRV_LANE_HOLDS) {
                 a.feasible = true;
                 a.d_m = d;
                 return a;
             }
+            *side_open = verdict == DRV_LANE_CROSSED;
         }
     return a;
 }
