@@ -73,8 +73,12 @@ static const DrvOther *drv_attack_followed(const DrvView *view, const DrvBehCtx 
 typedef struct DrvAttackWay {
     const TrkSpeedProfile *plan;
     double pace, e0, back, vo;
-    int n, hint; /* steps predicted (xo[0..n], d_o[0..n-1]); the curvature look-up's hint */
+    int n; /* steps predicted (xo[0..n], d_o[0..n-1]) */
     double xo[DRV_ATTACK_STEPS + 1], d_o[DRV_ATTACK_STEPS];
+    /* the centre line's curvature from our s to its furthest centre of steps 0..k, k < bounded
+     * (trk_fast_curvature_bounds), for drv_attack_lane_behind */
+    int bounded;
+    double kappa_lo[DRV_ATTACK_STEPS], kappa_hi[DRV_ATTACK_STEPS];
 } DrvAttackWay;
 
 static DrvAttackWay drv_attack_way_start(const DrvBehCtx *ctx, const DrvOther *o)
@@ -85,7 +89,8 @@ static DrvAttackWay drv_attack_way_start(const DrvBehCtx *ctx, const DrvOther *o
     w.e0 = 0.0;   /* it is off its line by e0 now (the first step reads its line) */
     w.back = drv_fmax(DRV_BEH_REJOIN_MIN_M, o->speed_mps * DRV_BEH_REJOIN_S);
     w.vo = o->speed_mps;
-    w.n = 0, w.hint = -1;
+    w.n = 0;
+    w.bounded = 0;
     w.xo[0] = o->ds_m;
     return w;
 }
@@ -94,9 +99,10 @@ static DrvAttackWay drv_attack_way_start(const DrvBehCtx *ctx, const DrvOther *o
 static void drv_attack_way_step(DrvAttackWay *w, const DrvBehCtx *ctx, const DrvOther *o)
 {
     int k = w->n++;
-    /* its line and its plan where it is, from one look-up (each as trk_line_d_n and trk_speed_at give it) */
-    double s_o = ctx->s_m + w->xo[k], line_o, plan_v;
-    trk_line_speed_n(ctx->track, w->plan, &s_o, &line_o, &plan_v, 1);
+    /* its line, its plan and the centre line's curvature where it is, from one look-up (each as trk_line_d_n,
+     * trk_speed_at and trk_curvature give it) */
+    double s_o = ctx->s_m + w->xo[k], line_o, plan_v, kappa_o;
+    trk_fast_line_speed_curvature(ctx->track, w->plan, s_o, &line_o, &plan_v, &kappa_o);
     if (k == 0) {
         w->e0 = o->d_m - line_o;
         w->pace = drv_beh_pace_at(plan_v, o);
@@ -105,12 +111,72 @@ static void drv_attack_way_step(DrvAttackWay *w, const DrvBehCtx *ctx, const Drv
     w->d_o[k] = d_o;
     w->vo = drv_fmin(w->vo, w->pace * plan_v);
     /* metres driven to metres of track */
-    w->xo[k + 1] = w->xo[k] + w->vo * DRV_ATTACK_DT_S / trk_path_scale(trk_curvature(ctx->track, s_o, &w->hint), d_o);
+    w->xo[k + 1] = w->xo[k] + w->vo * DRV_ATTACK_DT_S / trk_path_scale(kappa_o, d_o);
+}
+
+/* The curvature bounds of steps 0..k (w->n > k), extending those of step k - 1 by the track up to its centre at step
+ * k; none (bounded stays at k) once a step's track is out of trk_fast_curvature_bounds's range. */
+static void drv_attack_way_bound(DrvAttackWay *w, const DrvBehCtx *ctx, int k)
+{
+    if (w->bounded != k)
+        return;
+    double lo = INFINITY, hi = -INFINITY, from = ctx->s_m, to = ctx->s_m + w->xo[0];
+    if (k > 0) {
+        lo = w->kappa_lo[k - 1], hi = w->kappa_hi[k - 1];
+        from = ctx->s_m + w->xo[k - 1];
+        to = ctx->s_m + w->xo[k];
+        if (to < from) /* it went back: the track already bounded covers it */
+            to = from;
+    }
+    if (!(ctx->s_m >= 0.0) || !trk_fast_curvature_bounds(ctx->track, from, to, &lo, &hi))
+        return;
+    w->kappa_lo[k] = lo, w->kappa_hi[k] = hi;
+    w->bounded = k + 1;
 }
 
 /* A lane's verdict: alongside in time, or not, because its line crosses the lane first or because we do not catch it
  * within the horizon. */
 typedef enum DrvLaneVerdict { DRV_LANE_HOLDS, DRV_LANE_CROSSED, DRV_LANE_NOT_CAUGHT } DrvLaneVerdict;
+
+/* The first step at which its line is within half of lane d (DRV_ATTACK_STEPS for none), its way predicted so far. */
+static int drv_attack_way_crossing(DrvAttackWay *way, const DrvBehCtx *ctx, const DrvOther *o, double d, double half)
+{
+    for (int k = 0; k < DRV_ATTACK_STEPS; k++) {
+        if (way->n == k)
+            drv_attack_way_step(way, ctx, o);
+        if (fabs(way->d_o[k] - d) < half)
+            return k;
+    }
+    return DRV_ATTACK_STEPS;
+}
+
+/* Whether we provably stay behind (x + along < xo[k]) on lane d up to the crossing step c (0 < c < DRV_ATTACK_STEPS),
+ * without stepping our way: from our speed now, which it never exceeds (each step takes the least of it and the
+ * lane's cap), and the least path scale the lane has over the track we can reach, each step goes at most as far as
+ * it does at that speed and scale. Every operation is monotone, so the bound's x, made by the same operations, is at
+ * or above ours at every step, rounding included; the curvature's margin covers its lerp's rounding. Once the bound
+ * stays behind its centre (and along >= 0), so does every look-up of ours, within the bounded track. */
+static bool drv_attack_lane_behind(const DrvView *view, const DrvBehCtx *ctx, DrvAttackWay *way, double d,
+                                   double along, int c)
+{
+    double v = view->speed_mps;
+    if (!(v >= 0.0 && along >= 0.0))
+        return false;
+    for (int k = way->bounded; k < c; k++)
+        drv_attack_way_bound(way, ctx, k);
+    if (way->bounded < c)
+        return false;
+    double lo = way->kappa_lo[c - 1] * d, hi = way->kappa_hi[c - 1] * d;
+    double kd = drv_fmax(lo, hi) + 1e-9 * (1.0 + fabs(lo) + fabs(hi)); /* at or above every look-up's kappa * d */
+    double dx = v * DRV_ATTACK_DT_S / drv_fmax(1.0 - kd, TRK_MIN_PATH_SCALE);
+    double x = 0.0;
+    for (int k = 0; k <= c; k++) {
+        if (!(x + along < way->xo[k]))
+            return false;
+        x += dx;
+    }
+    return true;
+}
 
 /* Whether, on the lane at offset d beside car o, we get our nose past its tail before its line needs our lane. */
 static DrvLaneVerdict drv_attack_lane(const DrvView *view, const DrvBehCtx *ctx, const DrvOther *o, double d,
@@ -121,9 +187,12 @@ static DrvLaneVerdict drv_attack_lane(const DrvView *view, const DrvBehCtx *ctx,
     bool under_way = (view->d_m - o->d_m) * (d - o->d_m) > 0.0 && fabs(view->d_m - o->d_m) >= DRV_ATTACK_UNDER_WAY_M;
     double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
     double x = 0.0, v = view->speed_mps; /* we: our centre, from where we are */
-    int hint = -1;                       /* the centre line's curvature along our way */
     const double along =
         0.5 * (view->length_m + o->length_m) - DRV_ATTACK_OVERLAP_M + (under_way ? DRV_ATTACK_KEEP_M : 0.0);
+    /* most lanes are crossed well before we could be alongside: that is told without stepping our way */
+    int c = drv_attack_way_crossing(way, ctx, o, d, half);
+    if (c > 0 && c < DRV_ATTACK_STEPS && drv_attack_lane_behind(view, ctx, way, d, along, c))
+        return DRV_LANE_CROSSED;
     /* our lane's place among the lanes, found once: drv_lanes_speed(s, d) for every s of the way */
     const DrvLanesRow lane = drv_lanes_row(ctx->lanes, d);
     for (int k = 0; k <= DRV_ATTACK_STEPS; k++) {
@@ -131,13 +200,11 @@ static DrvLaneVerdict drv_attack_lane(const DrvView *view, const DrvBehCtx *ctx,
             return DRV_LANE_HOLDS;
         if (k == DRV_ATTACK_STEPS)
             break;
-        if (way->n == k)
-            drv_attack_way_step(way, ctx, o);
-        if (fabs(way->d_o[k] - d) < half)
+        if (k == c)
             return DRV_LANE_CROSSED; /* it turns in across our lane before we are alongside */
         v = drv_fmin(v, drv_lanes_row_speed(ctx->lanes, &lane, ctx->s_m + x));
         /* metres driven to metres of track, on our lane */
-        x += v * DRV_ATTACK_DT_S / trk_path_scale(trk_curvature(ctx->track, ctx->s_m + x, &hint), d);
+        x += v * DRV_ATTACK_DT_S / trk_path_scale(trk_curvature(ctx->track, ctx->s_m + x, NULL), d);
     }
     return DRV_LANE_NOT_CAUGHT; /* not alongside within the horizon: not catching it fast enough to pass */
 }

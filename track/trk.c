@@ -54,6 +54,9 @@ extern inline TrkSpot trk_spot_mix(const TrkTrack *track, int i, double f);
 extern inline double trk_fast_lerp_field(const TrkTrack *track, double s_m, int *hint, size_t offset);
 extern inline double trk_fast_curvature(const TrkTrack *track, double s_m, int *hint);
 extern inline double trk_fast_line_curvature(const TrkTrack *track, double s_m, int *hint);
+extern inline void trk_fast_kappa_blocks(const double *block, int first, int last, double *lo, double *hi);
+extern inline bool trk_fast_curvature_bounds(const TrkTrack *track, double s_from, double s_to, double *lo,
+                                             double *hi);
 extern inline TrkSpot trk_fast_spot_at(const TrkTrack *track, double s_m, int *hint);
 extern inline TrkGeometry trk_fast_geometry_at(const TrkTrack *track, double s_m, int *hint);
 extern inline void trk_fast_line_d_n(const TrkTrack *track, const double *s_m, double *out, int n);
@@ -71,6 +74,8 @@ extern inline TrkSpot trk_fast_spot_speed_limit_at(const TrkTrack *track, const 
                                                    int *hint, double *speed_mps, double *limit_mps);
 extern inline TrkSpot trk_fast_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m,
                                              int *hint, double *speed_mps);
+extern inline void trk_fast_line_speed_curvature(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m,
+                                                 double *line_out, double *speed_out, double *kappa_out);
 extern inline void trk_fast_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m,
                                          double *line_out, double *speed_out, int n);
 

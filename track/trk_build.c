@@ -360,6 +360,28 @@ static void trk_close_samples(TrkTrack *t)
     t->samples[t->n] = t->samples[0];
 }
 
+/* The curvature's block bounds (TrkTrack.kappa_block), once the table is final; none when out of memory. A block
+ * with a sample that is not finite gets -INFINITY and INFINITY: a look-up next to it can be anything. */
+static void trk_kappa_blocks(TrkTrack *t)
+{
+    int blocks = (t->n + TRK_KAPPA_BLOCK - 1) / TRK_KAPPA_BLOCK;
+    t->kappa_block = malloc(sizeof(double) * 2 * (size_t)blocks);
+    if (!t->kappa_block)
+        return;
+    for (int b = 0; b < blocks; b++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int i = b * TRK_KAPPA_BLOCK; i < (b + 1) * TRK_KAPPA_BLOCK && i < t->n; i++) {
+            double k = t->samples[i].kappa;
+            if (!isfinite(k))
+                lo = -INFINITY, hi = INFINITY;
+            lo = k < lo ? k : lo;
+            hi = k > hi ? k : hi;
+        }
+        t->kappa_block[2 * b] = lo;
+        t->kappa_block[2 * b + 1] = hi;
+    }
+}
+
 static TrkTrack *trk_fail(TrkTrack *t, void *a, void *b, void *c)
 {
     free(a), free(b), free(c);
@@ -452,6 +474,7 @@ TrkTrack *trk_create_ex(const TrkPointDef *points, int n, const TrkDef *def, cha
     if (!d.skip_line)
         trk_line_compute(t, d.line_iterations, d.line_method);
     trk_close_samples(t); /* again, with the line */
+    trk_kappa_blocks(t);
     return t;
 }
 
@@ -465,6 +488,7 @@ void trk_free(TrkTrack *track)
     if (!track)
         return;
     free(track->samples);
+    free(track->kappa_block);
     free(track->warnings);
     free(track);
 }

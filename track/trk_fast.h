@@ -40,7 +40,11 @@ struct TrkTrack {
     TrkSample *samples; /* n + 1: sample n repeats sample 0, so the sample after i is samples[i + 1] for every i < n */
     int control_points;
     double line_margin_m;
+    double *kappa_block; /* NULL, or 2 a block of TRK_KAPPA_BLOCK samples: their least and greatest kappa
+                          * (trk_fast_curvature_bounds) */
 };
+
+#define TRK_KAPPA_BLOCK 16 /* samples per block of kappa_block */
 
 #define TRK_PROFILE_BLOCK 16 /* samples per entry of a profile's block minima */
 
@@ -140,6 +144,41 @@ inline double trk_fast_curvature(const TrkTrack *track, double s_m, int *hint)
 inline double trk_fast_line_curvature(const TrkTrack *track, double s_m, int *hint)
 {
     return trk_fast_lerp_field(track, s_m, hint, offsetof(TrkSample, line_kappa));
+}
+
+/* The least and the greatest curvature of samples first .. last (0 <= first <= last < n), merged into *lo and *hi,
+ * a block of TRK_KAPPA_BLOCK samples at a time: those of the blocks that hold them, a few samples more. */
+inline void trk_fast_kappa_blocks(const double *block, int first, int last, double *lo, double *hi)
+{
+    double m = *lo, M = *hi;
+    for (int b = first / TRK_KAPPA_BLOCK; b <= last / TRK_KAPPA_BLOCK; b++) {
+        m = block[2 * b] < m ? block[2 * b] : m;
+        M = block[2 * b + 1] > M ? block[2 * b + 1] : M;
+    }
+    *lo = m;
+    *hi = M;
+}
+
+/* Bounds of trk_curvature(s) for every s from s_from to s_to (0 <= s_from <= s_to < 2 length, s_to - s_from less
+ * than half a lap), merged into *lo and *hi: the least and the greatest curvature of the samples those look-ups read,
+ * two more at each end (an s past the lap is wrapped, which can move its sample by one). A look-up's lerp stays
+ * between its two samples up to a rounding; a block with a sample that is not finite has -INFINITY and INFINITY.
+ * False, leaving *lo and *hi as they were, outside that range or without the blocks. */
+inline bool trk_fast_curvature_bounds(const TrkTrack *track, double s_from, double s_to, double *lo, double *hi)
+{
+    const double L = track->length_m;
+    const int n = track->n;
+    if (!(s_from >= 0.0 && s_to >= s_from && s_to < 2.0 * L && s_to - s_from < 0.5 * L) || !track->kappa_block)
+        return false;
+    int first = (int)(s_from / track->ds_m) - 2, span = (int)(s_to / track->ds_m) + 2 - first; /* first: -2 .. 2n */
+    first = first < 0 ? first + n : (first >= n ? first - n : first);
+    int last = first + span; /* first .. last round the lap */
+    if (span >= n) /* a track of a few samples */
+        first = 0, last = n - 1;
+    trk_fast_kappa_blocks(track->kappa_block, first, last < n ? last : n - 1, lo, hi);
+    if (last >= n)
+        trk_fast_kappa_blocks(track->kappa_block, 0, last - n, lo, hi);
+    return true;
 }
 
 inline TrkSpot trk_fast_spot_at(const TrkTrack *track, double s_m, int *hint)
@@ -293,6 +332,22 @@ inline void trk_fast_line_speed_grid_n(const TrkTrack *track, const TrkSpeedProf
         line_out[k] = trk_lerp(sm[i].line_d_m, sm[i + 1].line_d_m, f);
         speed_out[k] = trk_lerp(v[i], v[i + 1], f); /* as trk_speed_at */
     }
+}
+
+/* trk_fast_line_speed_n for one s, and trk_curvature there, from one look-up of the table (the same sample and
+ * fraction as each of them finds). */
+inline void trk_fast_line_speed_curvature(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m,
+                                          double *line_out, double *speed_out, double *kappa_out)
+{
+    double f;
+    int i = trk_locate(track, s_m, &f);
+    const TrkSample *a = &track->samples[i], *b = &track->samples[i + 1];
+    *line_out = trk_lerp(a->line_d_m, b->line_d_m, f);
+    *kappa_out = trk_lerp(a->kappa, b->kappa, f);
+    if (trk_profile_on_grid(track, profile) && s_m >= 0.0 && s_m < track->length_m)
+        *speed_out = trk_lerp(profile->v_mps[i], profile->v_mps[i + 1], f); /* as trk_speed_at */
+    else
+        *speed_out = trk_fast_speed_at(profile, s_m, NULL);
 }
 
 inline void trk_fast_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m,
