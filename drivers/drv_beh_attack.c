@@ -75,10 +75,9 @@ typedef struct DrvAttackWay {
     double pace, e0, back, vo;
     int n; /* steps predicted (xo[0..n], d_o[0..n-1]) */
     double xo[DRV_ATTACK_STEPS + 1], d_o[DRV_ATTACK_STEPS];
-    /* the centre line's curvature from our s to its furthest centre of steps 0..k, k < bounded
-     * (trk_fast_curvature_bounds), for drv_attack_lane_behind */
-    int bounded;
-    double kappa_lo[DRV_ATTACK_STEPS], kappa_hi[DRV_ATTACK_STEPS];
+    /* the centre line's curvature from our s to s + reach (trk_fast_curvature_bounds), for drv_attack_lane_behind:
+     * extended as a lane needs it further, none (reach NaN) once out of that function's range */
+    double reach, kappa_lo, kappa_hi;
 } DrvAttackWay;
 
 static DrvAttackWay drv_attack_way_start(const DrvBehCtx *ctx, const DrvOther *o)
@@ -90,7 +89,7 @@ static DrvAttackWay drv_attack_way_start(const DrvBehCtx *ctx, const DrvOther *o
     w.back = drv_fmax(DRV_BEH_REJOIN_MIN_M, o->speed_mps * DRV_BEH_REJOIN_S);
     w.vo = o->speed_mps;
     w.n = 0;
-    w.bounded = 0;
+    w.reach = 0.0, w.kappa_lo = INFINITY, w.kappa_hi = -INFINITY;
     w.xo[0] = o->ds_m;
     return w;
 }
@@ -114,39 +113,40 @@ static void drv_attack_way_step(DrvAttackWay *w, const DrvBehCtx *ctx, const Drv
     w->xo[k + 1] = w->xo[k] + w->vo * DRV_ATTACK_DT_S / trk_path_scale(kappa_o, d_o);
 }
 
-/* The curvature bounds of steps 0..k (w->n > k), extending those of step k - 1 by the track up to its centre at step
- * k; none (bounded stays at k) once a step's track is out of trk_fast_curvature_bounds's range. */
-static void drv_attack_way_bound(DrvAttackWay *w, const DrvBehCtx *ctx, int k)
+/* The curvature bounds of the track up to s + x at least (x >= 0); false where there are none. */
+static bool drv_attack_way_reach(DrvAttackWay *w, const DrvBehCtx *ctx, double x)
 {
-    if (w->bounded != k)
-        return;
-    double lo = INFINITY, hi = -INFINITY, from = ctx->s_m, to = ctx->s_m + w->xo[0];
-    if (k > 0) {
-        lo = w->kappa_lo[k - 1], hi = w->kappa_hi[k - 1];
-        from = ctx->s_m + w->xo[k - 1];
-        to = ctx->s_m + w->xo[k];
-        if (to < from) /* it went back: the track already bounded covers it */
-            to = from;
+    if (!(x > w->reach)) /* within the reach, or none (NaN) */
+        return x <= w->reach;
+    if (!(ctx->s_m >= 0.0) ||
+        !trk_fast_curvature_bounds(ctx->track, ctx->s_m + w->reach, ctx->s_m + x, &w->kappa_lo, &w->kappa_hi)) {
+        w->reach = NAN;
+        return false;
     }
-    if (!(ctx->s_m >= 0.0) || !trk_fast_curvature_bounds(ctx->track, from, to, &lo, &hi))
-        return;
-    w->kappa_lo[k] = lo, w->kappa_hi[k] = hi;
-    w->bounded = k + 1;
+    w->reach = x;
+    return true;
 }
 
 /* A lane's verdict: alongside in time, or not, because its line crosses the lane first or because we do not catch it
  * within the horizon. */
 typedef enum DrvLaneVerdict { DRV_LANE_HOLDS, DRV_LANE_CROSSED, DRV_LANE_NOT_CAUGHT } DrvLaneVerdict;
 
-/* The first step at which its line is within half of lane d (DRV_ATTACK_STEPS for none), its way predicted so far. */
-static int drv_attack_way_crossing(DrvAttackWay *way, const DrvBehCtx *ctx, const DrvOther *o, double d, double half)
+/* The first step at which its line is within half of lane d (DRV_ATTACK_STEPS for none), its way predicted so far;
+ * *reach: the furthest of its centres before that step. */
+static int drv_attack_way_crossing(DrvAttackWay *way, const DrvBehCtx *ctx, const DrvOther *o, double d, double half,
+                                   double *reach)
 {
+    double far = 0.0;
     for (int k = 0; k < DRV_ATTACK_STEPS; k++) {
         if (way->n == k)
             drv_attack_way_step(way, ctx, o);
-        if (fabs(way->d_o[k] - d) < half)
+        if (fabs(way->d_o[k] - d) < half) {
+            *reach = far;
             return k;
+        }
+        far = way->xo[k] > far ? way->xo[k] : far;
     }
+    *reach = far;
     return DRV_ATTACK_STEPS;
 }
 
@@ -157,16 +157,12 @@ static int drv_attack_way_crossing(DrvAttackWay *way, const DrvBehCtx *ctx, cons
  * or above ours at every step, rounding included; the curvature's margin covers its lerp's rounding. Once the bound
  * stays behind its centre (and along >= 0), so does every look-up of ours, within the bounded track. */
 static bool drv_attack_lane_behind(const DrvView *view, const DrvBehCtx *ctx, DrvAttackWay *way, double d,
-                                   double along, int c)
+                                   double along, int c, double reach)
 {
     double v = view->speed_mps;
-    if (!(v >= 0.0 && along >= 0.0))
+    if (!(v >= 0.0 && along >= 0.0) || !drv_attack_way_reach(way, ctx, reach))
         return false;
-    for (int k = way->bounded; k < c; k++)
-        drv_attack_way_bound(way, ctx, k);
-    if (way->bounded < c)
-        return false;
-    double lo = way->kappa_lo[c - 1] * d, hi = way->kappa_hi[c - 1] * d;
+    double lo = way->kappa_lo * d, hi = way->kappa_hi * d;
     double kd = drv_fmax(lo, hi) + 1e-9 * (1.0 + fabs(lo) + fabs(hi)); /* at or above every look-up's kappa * d */
     double dx = v * DRV_ATTACK_DT_S / drv_fmax(1.0 - kd, TRK_MIN_PATH_SCALE);
     double x = 0.0;
@@ -190,8 +186,9 @@ static DrvLaneVerdict drv_attack_lane(const DrvView *view, const DrvBehCtx *ctx,
     const double along =
         0.5 * (view->length_m + o->length_m) - DRV_ATTACK_OVERLAP_M + (under_way ? DRV_ATTACK_KEEP_M : 0.0);
     /* most lanes are crossed well before we could be alongside: that is told without stepping our way */
-    int c = drv_attack_way_crossing(way, ctx, o, d, half);
-    if (c > 0 && c < DRV_ATTACK_STEPS && drv_attack_lane_behind(view, ctx, way, d, along, c))
+    double reach;
+    int c = drv_attack_way_crossing(way, ctx, o, d, half, &reach);
+    if (c > 0 && c < DRV_ATTACK_STEPS && drv_attack_lane_behind(view, ctx, way, d, along, c, reach))
         return DRV_LANE_CROSSED;
     /* our lane's place among the lanes, found once: drv_lanes_speed(s, d) for every s of the way */
     const DrvLanesRow lane = drv_lanes_row(ctx->lanes, d);
