@@ -150,7 +150,8 @@ static int drv_attack_way_crossing(DrvAttackWay *way, const DrvBehCtx *ctx, cons
     return DRV_ATTACK_STEPS;
 }
 
-/* Whether we provably stay behind (x + along < xo[k]) on lane d up to the crossing step c (0 < c < DRV_ATTACK_STEPS),
+/* Whether we provably stay behind (x + along < xo[k]) on lane d up to the crossing step c (0 < c; the horizon,
+ * DRV_ATTACK_STEPS, where its line does not cross),
  * without stepping our way: from our speed now, which it never exceeds (each step takes the least of it and the
  * lane's cap), and the least path scale the lane has over the track we can reach, each step goes at most as far as
  * it does at that speed and scale. Every operation is monotone, so the bound's x, made by the same operations, is at
@@ -185,11 +186,12 @@ static DrvLaneVerdict drv_attack_lane(const DrvView *view, const DrvBehCtx *ctx,
     double x = 0.0, v = view->speed_mps; /* we: our centre, from where we are */
     const double along =
         0.5 * (view->length_m + o->length_m) - DRV_ATTACK_OVERLAP_M + (under_way ? DRV_ATTACK_KEEP_M : 0.0);
-    /* most lanes are crossed well before we could be alongside: that is told without stepping our way */
+    /* most lanes are crossed well before we could be alongside, and where we are not catching it at all that shows
+     * too: both are told without stepping our way */
     double reach;
     int c = drv_attack_way_crossing(way, ctx, o, d, half, &reach);
-    if (c > 0 && c < DRV_ATTACK_STEPS && drv_attack_lane_behind(view, ctx, way, d, along, c, reach))
-        return DRV_LANE_CROSSED;
+    if (c > 0 && drv_attack_lane_behind(view, ctx, way, d, along, c, reach))
+        return c < DRV_ATTACK_STEPS ? DRV_LANE_CROSSED : DRV_LANE_NOT_CAUGHT;
     /* our lane's place among the lanes, found once: drv_lanes_speed(s, d) for every s of the way */
     const DrvLanesRow lane = drv_lanes_row(ctx->lanes, d);
     for (int k = 0; k <= DRV_ATTACK_STEPS; k++) {
