@@ -72,9 +72,11 @@ static const DrvOther *drv_attack_followed(const DrvView *view, const DrvBehCtx 
  * present pace (drv_beh_plan_of), from where it is back onto its line over a driver's way back (drv_drive.c). */
 typedef struct DrvAttackWay {
     const TrkSpeedProfile *plan;
+    bool on_grid; /* trk_profile_on_grid(track, plan) */
     double pace, e0, back, vo;
-    int n; /* steps predicted (xo[0..n], d_o[0..n-1]) */
+    int n; /* steps predicted (xo[0..n], d_o[0..n-1], far[0..n-1]) */
     double xo[DRV_ATTACK_STEPS + 1], d_o[DRV_ATTACK_STEPS];
+    double far[DRV_ATTACK_STEPS]; /* the furthest of xo[0..k] (and 0) */
     /* the centre line's curvature from our s to s + reach (trk_fast_curvature_bounds), for drv_attack_lane_behind:
      * extended as a lane needs it further, none (reach NaN) once out of that function's range */
     double reach, kappa_lo, kappa_hi;
@@ -84,6 +86,7 @@ static DrvAttackWay drv_attack_way_start(const DrvBehCtx *ctx, const DrvOther *o
 {
     DrvAttackWay w;
     w.plan = drv_beh_plan_of(ctx->plan, o);
+    w.on_grid = trk_profile_on_grid(ctx->track, w.plan);
     w.pace = 1.0; /* drv_beh_pace, from the first step's reading of the plan (at ctx->s_m + o->ds_m) */
     w.e0 = 0.0;   /* it is off its line by e0 now (the first step reads its line) */
     w.back = drv_fmax(DRV_BEH_REJOIN_MIN_M, o->speed_mps * DRV_BEH_REJOIN_S);
@@ -101,7 +104,9 @@ static void drv_attack_way_step(DrvAttackWay *w, const DrvBehCtx *ctx, const Drv
     /* its line, its plan and the centre line's curvature where it is, from one look-up (each as trk_line_d_n,
      * trk_speed_at and trk_curvature give it) */
     double s_o = ctx->s_m + w->xo[k], line_o, plan_v, kappa_o;
-    trk_fast_line_speed_curvature(ctx->track, w->plan, s_o, &line_o, &plan_v, &kappa_o);
+    trk_fast_line_speed_curvature(ctx->track, w->plan, w->on_grid, s_o, &line_o, &plan_v, &kappa_o);
+    double far = k > 0 ? w->far[k - 1] : 0.0;
+    w->far[k] = w->xo[k] > far ? w->xo[k] : far;
     if (k == 0) {
         w->e0 = o->d_m - line_o;
         w->pace = drv_beh_pace_at(plan_v, o);
@@ -136,17 +141,15 @@ typedef enum DrvLaneVerdict { DRV_LANE_HOLDS, DRV_LANE_CROSSED, DRV_LANE_NOT_CAU
 static int drv_attack_way_crossing(DrvAttackWay *way, const DrvBehCtx *ctx, const DrvOther *o, double d, double half,
                                    double *reach)
 {
-    double far = 0.0;
     for (int k = 0; k < DRV_ATTACK_STEPS; k++) {
         if (way->n == k)
             drv_attack_way_step(way, ctx, o);
         if (fabs(way->d_o[k] - d) < half) {
-            *reach = far;
+            *reach = k > 0 ? way->far[k - 1] : 0.0;
             return k;
         }
-        far = way->xo[k] > far ? way->xo[k] : far;
     }
-    *reach = far;
+    *reach = way->far[DRV_ATTACK_STEPS - 1];
     return DRV_ATTACK_STEPS;
 }
 

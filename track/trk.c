@@ -74,8 +74,8 @@ extern inline TrkSpot trk_fast_spot_speed_limit_at(const TrkTrack *track, const 
                                                    int *hint, double *speed_mps, double *limit_mps);
 extern inline TrkSpot trk_fast_spot_speed_at(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m,
                                              int *hint, double *speed_mps);
-extern inline void trk_fast_line_speed_curvature(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m,
-                                                 double *line_out, double *speed_out, double *kappa_out);
+extern inline void trk_fast_line_speed_curvature(const TrkTrack *track, const TrkSpeedProfile *profile, bool on_grid,
+                                                 double s_m, double *line_out, double *speed_out, double *kappa_out);
 extern inline void trk_fast_line_speed_n(const TrkTrack *track, const TrkSpeedProfile *profile, const double *s_m,
                                          double *line_out, double *speed_out, int n);
 

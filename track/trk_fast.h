@@ -335,16 +335,16 @@ inline void trk_fast_line_speed_grid_n(const TrkTrack *track, const TrkSpeedProf
 }
 
 /* trk_fast_line_speed_n for one s, and trk_curvature there, from one look-up of the table (the same sample and
- * fraction as each of them finds). */
-inline void trk_fast_line_speed_curvature(const TrkTrack *track, const TrkSpeedProfile *profile, double s_m,
-                                          double *line_out, double *speed_out, double *kappa_out)
+ * fraction as each of them finds); on_grid = trk_profile_on_grid(track, profile), from a caller that keeps it. */
+inline void trk_fast_line_speed_curvature(const TrkTrack *track, const TrkSpeedProfile *profile, bool on_grid,
+                                          double s_m, double *line_out, double *speed_out, double *kappa_out)
 {
     double f;
     int i = trk_locate(track, s_m, &f);
     const TrkSample *a = &track->samples[i], *b = &track->samples[i + 1];
     *line_out = trk_lerp(a->line_d_m, b->line_d_m, f);
     *kappa_out = trk_lerp(a->kappa, b->kappa, f);
-    if (trk_profile_on_grid(track, profile) && s_m >= 0.0 && s_m < track->length_m)
+    if (on_grid && s_m >= 0.0 && s_m < track->length_m)
         *speed_out = trk_lerp(profile->v_mps[i], profile->v_mps[i + 1], f); /* as trk_speed_at */
     else
         *speed_out = trk_fast_speed_at(profile, s_m, NULL);
