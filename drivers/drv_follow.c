@@ -310,7 +310,8 @@ static double drv_follow_time_below(const DrvView *view, const DrvDriver *driver
             way.pace = drv_fmin(way.pace, DRV_TRAIN_SHARE * drv_beh_pace(plan_o, view->s_m, c));
     if (drv_escape_surely_holds(hi, room, &br, &way))
         return INFINITY; /* as the escape from hi below would */
-    way.b_mps2 = drv_corner_braking(g, o->speed_mps, trk_line_curvature(driver->track, s_lead, NULL));
+    const TrkSpot lead_spot = trk_spot_at(driver->track, s_lead, NULL); /* its line and the line's curvature there */
+    way.b_mps2 = drv_corner_braking(g, o->speed_mps, lead_spot.line_kappa);
     drv_lead_way_step_at(&way, plan_lead); /* every escape takes the first step: at s_lead + x[0], s_lead + 0.0 */
     /* A lead whose pace on its plan holds for the next seconds (a straight, no corner it brakes for) is followed
      * closely, in its wake: a faster car held 0.2 s behind it never came into the tow that lets it pull alongside.
@@ -318,7 +319,7 @@ static double drv_follow_time_below(const DrvView *view, const DrvDriver *driver
     /* from the wake's values to the full ones as the braking comes nearer, so a follower drops back gently */
     double w = drv_lead_braking_weight(plan_o, s_lead, way.pace, o->speed_mps);
     double react = DRV_TIME_WAKE_REACTION_S + w * (DRV_TIME_REACTION_S - DRV_TIME_WAKE_REACTION_S);
-    bool off_line = fabs(o->d_m - trk_line_d(driver->track, s_lead, NULL)) > DRV_TIME_OFF_LINE_M;
+    bool off_line = fabs(o->d_m - lead_spot.line_d_m) > DRV_TIME_OFF_LINE_M;
     double headway = off_line ? DRV_TIME_WAKE_HEADWAY_S + w * (DRV_TIME_HEADWAY_S - DRV_TIME_WAKE_HEADWAY_S)
                               : DRV_TIME_WAKE_HEADWAY_S;
     int react_steps = drv_reaction_steps(react);

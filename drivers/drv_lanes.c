@@ -14,19 +14,12 @@
 #define DRV_LANES_SPACING_M 1.5   /* between lanes */
 #define DRV_LANES_V_CAP_MPS 150.0
 #define DRV_LANES_SMOOTH_M 2.0    /* curvature averaged over +-this, like the track's own profile */
-#define DRV_LANES_MIN_SCALE 0.2   /* 1 - kappa d kept at least this (past the centre of a tight corner) */
 #define DRV_LANES_STRAIGHT_CURVATURE 0.002 /* 1/m: a lane this straight (a radius of 500 m) brakes at brake_scale */
 
-/* The selects below stand for fmax/fmin (a library call each without -ffast-math) and give the same bits for every
- * input: on a tie both sides are equal, the constant is never a zero (so signed zeros cannot differ), and for a NaN
- * the comparison is false and picks the constant, which is what fmax/fmin return. */
-static double drv_lanes_scale(double kappa, double d)
-{
-    double scale = 1.0 - kappa * d;
-    return scale > DRV_LANES_MIN_SCALE ? scale : DRV_LANES_MIN_SCALE; /* fmax(scale, DRV_LANES_MIN_SCALE) */
-}
-
-/* aero: grip_scale * mu * 0.5 rho ClA / m, the downforce's share of the corner speed (fixed for a car). */
+/* aero: grip_scale * mu * 0.5 rho ClA / m, the downforce's share of the corner speed (fixed for a car). The select
+ * at the end stands for fmin (a library call without -ffast-math) and gives the same bits for every input: on a tie
+ * both sides are equal, the constant is never a zero, and for a NaN the comparison is false and picks the constant,
+ * which is what fmin returns. */
 static double drv_lanes_corner_speed(const TrkCarParams *car, double grip_scale, double aero, double kp)
 {
     double k = fabs(kp);
@@ -48,8 +41,8 @@ static void drv_lanes_fill(const TrkCarParams *car, double grip_scale, double br
     double aero = grip_scale * car->mu * 0.5 * car->air_density_kgpm3 * car->downforce_area_m2 / car->mass_kg;
     int start = 0;
     for (int i = 0; i < n; i++) {
-        scale[i] = drv_lanes_scale(kappa[i], d); /* the backward pass reads both again */
-        kp[i] = fabs(kappa[i] / scale[i]);      /* |kappa| / scale, bit for bit: scale >= DRV_LANES_MIN_SCALE > 0 */
+        scale[i] = trk_path_scale(kappa[i], d); /* the backward pass reads both again */
+        kp[i] = fabs(kappa[i] / scale[i]);     /* |kappa| / scale, bit for bit: scale >= TRK_MIN_PATH_SCALE > 0 */
         v[i] = (float)drv_lanes_corner_speed(car, grip_scale, aero, kp[i]);
         if (v[i] < v[start])
             start = i;
