@@ -77,7 +77,7 @@ typedef struct DrvAttackWay {
     int n; /* steps predicted (xo[0..n], d_o[0..n-1], far[0..n-1]) */
     double xo[DRV_ATTACK_STEPS + 1], d_o[DRV_ATTACK_STEPS];
     double far[DRV_ATTACK_STEPS]; /* the furthest of xo[0..k] (and 0) */
-    /* the centre line's curvature from our s to s + reach (trk_fast_curvature_bounds), for drv_attack_lane_behind:
+    /* the centre line's curvature from our s to s + reach (trk_fast_curvature_bounds), for drv_attack_lane_scale:
      * extended as a lane needs it further, none (reach NaN) once out of that function's range */
     double reach, kappa_lo, kappa_hi;
 } DrvAttackWay;
@@ -153,25 +153,32 @@ static int drv_attack_way_crossing(DrvAttackWay *way, const DrvBehCtx *ctx, cons
     return DRV_ATTACK_STEPS;
 }
 
-/* Whether we provably stay behind (x + along < xo[k]) on lane d up to the crossing step c (0 < c; the horizon,
- * DRV_ATTACK_STEPS, where its line does not cross),
- * without stepping our way: from our speed now, which it never exceeds (each step takes the least of it and the
- * lane's cap), and the least path scale the lane has over the track we can reach, each step goes at most as far as
- * it does at that speed and scale. Every operation is monotone, so the bound's x, made by the same operations, is at
- * or above ours at every step, rounding included; the curvature's margin covers its lerp's rounding. Once the bound
- * stays behind its centre (and along >= 0), so does every look-up of ours, within the bounded track. */
-static bool drv_attack_lane_behind(const DrvView *view, const DrvBehCtx *ctx, DrvAttackWay *way, double d,
-                                   double along, int c, double reach)
+/* The least path scale lane d has over the track from our s to s + reach (reach >= 0), with the curvature's margin
+ * for its lerp's rounding: at or below trk_path_scale of every look-up of ours within that stretch. False where the
+ * track gives no bounds there. */
+static bool drv_attack_lane_scale(const DrvBehCtx *ctx, DrvAttackWay *way, double d, double reach, double *scale)
 {
-    double v = view->speed_mps;
-    if (!(v >= 0.0 && along >= 0.0) || !drv_attack_way_reach(way, ctx, reach))
+    if (!drv_attack_way_reach(way, ctx, reach))
         return false;
     double lo = way->kappa_lo * d, hi = way->kappa_hi * d;
     double kd = drv_fmax(lo, hi) + 1e-9 * (1.0 + fabs(lo) + fabs(hi)); /* at or above every look-up's kappa * d */
-    double dx = v * DRV_ATTACK_DT_S / drv_fmax(1.0 - kd, TRK_MIN_PATH_SCALE);
-    double x = 0.0;
-    for (int k = 0; k <= c; k++) {
-        if (!(x + along < way->xo[k]))
+    *scale = drv_fmax(1.0 - kd, TRK_MIN_PATH_SCALE);
+    return true;
+}
+
+/* Whether we provably stay behind (x_j + along < xo[j]) at every step j from k to the crossing step c (the horizon,
+ * DRV_ATTACK_STEPS, where its line does not cross), without stepping our way: from x_k = x and a speed v that ours
+ * never exceeds from step k on (each step takes the least of it and the lane's cap), and the least path scale of the
+ * lane (drv_attack_lane_scale over the furthest of its centres before c), each step goes at most as far as it does at
+ * that speed and scale. Every operation is monotone, so the bound's x, made by the same operations, is at or above
+ * ours at every step, rounding included. Once the bound stays behind its centre (and along >= 0), so does every
+ * look-up of ours, within the bounded track. */
+static bool drv_attack_stays_behind(const DrvAttackWay *way, double scale, double x, double v, double along, int k,
+                                    int c)
+{
+    double dx = v * DRV_ATTACK_DT_S / scale;
+    for (int j = k; j <= c; j++) {
+        if (!(x + along < way->xo[j]))
             return false;
         x += dx;
     }
@@ -191,12 +198,15 @@ static DrvLaneVerdict drv_attack_lane(const DrvView *view, const DrvBehCtx *ctx,
         0.5 * (view->length_m + o->length_m) - DRV_ATTACK_OVERLAP_M + (under_way ? DRV_ATTACK_KEEP_M : 0.0);
     /* most lanes are crossed well before we could be alongside, and where we are not catching it at all that shows
      * too: both are told without stepping our way */
-    double reach;
+    double reach, scale = 0.0;
     int c = drv_attack_way_crossing(way, ctx, o, d, half, &reach);
-    if (c > 0 && drv_attack_lane_behind(view, ctx, way, d, along, c, reach))
-        return c < DRV_ATTACK_STEPS ? DRV_LANE_CROSSED : DRV_LANE_NOT_CAUGHT;
+    const DrvLaneVerdict missed = c < DRV_ATTACK_STEPS ? DRV_LANE_CROSSED : DRV_LANE_NOT_CAUGHT;
+    bool bounded = c > 0 && v >= 0.0 && along >= 0.0 && drv_attack_lane_scale(ctx, way, d, reach, &scale);
+    if (bounded && drv_attack_stays_behind(way, scale, 0.0, v, along, 0, c))
+        return missed;
     /* our lane's place among the lanes, found once: drv_lanes_speed(s, d) for every s of the way */
     const DrvLanesRow lane = drv_lanes_row(ctx->lanes, d);
+    double v_tried = v; /* the speed the bound was last tried with */
     for (int k = 0; k <= DRV_ATTACK_STEPS; k++) {
         if (x + along >= way->xo[k])
             return DRV_LANE_HOLDS;
@@ -205,6 +215,13 @@ static DrvLaneVerdict drv_attack_lane(const DrvView *view, const DrvBehCtx *ctx,
         if (k == c)
             return DRV_LANE_CROSSED; /* it turns in across our lane before we are alongside */
         v = drv_fmin(v, drv_lanes_row_speed(ctx->lanes, &lane, ctx->s_m + x));
+        /* braking for the lane's corners: from here on we are no faster than v, and the bound may now settle what it
+         * could not from our speed before (x >= 0: every step so far went forward) */
+        if (bounded && v < v_tried && v >= 0.0) {
+            v_tried = v;
+            if (drv_attack_stays_behind(way, scale, x, v, along, k, c))
+                return missed;
+        }
         /* metres driven to metres of track, on our lane */
         x += v * DRV_ATTACK_DT_S / trk_path_scale(trk_curvature(ctx->track, ctx->s_m + x, NULL), d);
     }
