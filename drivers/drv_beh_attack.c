@@ -136,21 +136,39 @@ static bool drv_attack_way_reach(DrvAttackWay *w, const DrvBehCtx *ctx, double x
  * within the horizon. */
 typedef enum DrvLaneVerdict { DRV_LANE_HOLDS, DRV_LANE_CROSSED, DRV_LANE_NOT_CAUGHT } DrvLaneVerdict;
 
-/* The first step at which its line is within half of lane d (DRV_ATTACK_STEPS for none), its way predicted so far;
- * *reach: the furthest of its centres before that step. */
+/* What a side's last scan for the crossing (drv_attack_way_crossing) tells the next lane out on that side: up to step
+ * `clear`, its line stayed on the car's side of lane d, at least half from it, and so further still from a lane
+ * beyond d (the difference to it, larger, rounds to no less), which it cannot have crossed before that step. */
+typedef struct DrvAttackScan {
+    bool known;
+    double d;
+    int clear;
+} DrvAttackScan;
+
+/* The first step at which its line is within half of lane d (DRV_ATTACK_STEPS for none), its way predicted so far,
+ * from the step the side's last scan (*scan) rules out up to, for a lane beyond that scan's; *scan becomes this
+ * lane's. `toward`: +1 when the car is to the left of the lane, -1 to the right. *reach: the furthest of its centres
+ * before that step. */
 static int drv_attack_way_crossing(DrvAttackWay *way, const DrvBehCtx *ctx, const DrvOther *o, double d, double half,
-                                   double *reach)
+                                   double toward, DrvAttackScan *scan, double *reach)
 {
-    for (int k = 0; k < DRV_ATTACK_STEPS; k++) {
+    bool beyond = scan->known && (toward > 0.0 ? d < scan->d : d > scan->d);
+    int k = beyond ? scan->clear : 0, clear = -1;
+    for (; k < DRV_ATTACK_STEPS; k++) {
         if (way->n == k)
             drv_attack_way_step(way, ctx, o);
-        if (fabs(way->d_o[k] - d) < half) {
-            *reach = k > 0 ? way->far[k - 1] : 0.0;
-            return k;
-        }
+        /* toward * (d_o - d): the product by +-1 is exact, so its magnitude is fabs(d_o - d) */
+        double e = toward * (way->d_o[k] - d);
+        if (e >= half)
+            continue; /* on the car's side of the lane, clear of it */
+        if (clear < 0)
+            clear = k;
+        if (e > -half)
+            break; /* within half of the lane */
     }
-    *reach = way->far[DRV_ATTACK_STEPS - 1];
-    return DRV_ATTACK_STEPS;
+    *scan = (DrvAttackScan){true, d, clear < 0 ? k : clear};
+    *reach = k == 0 ? 0.0 : way->far[k - 1];
+    return k;
 }
 
 /* The least path scale lane d has over the track from our s to s + reach (reach >= 0), with the curvature's margin
@@ -187,7 +205,7 @@ static bool drv_attack_stays_behind(const DrvAttackWay *way, double scale, doubl
 
 /* Whether, on the lane at offset d beside car o, we get our nose past its tail before its line needs our lane. */
 static DrvLaneVerdict drv_attack_lane(const DrvView *view, const DrvBehCtx *ctx, const DrvOther *o, double d,
-                                  DrvAttackWay *way)
+                                      DrvAttackWay *way, DrvAttackScan *scan)
 {
     /* once the move has begun, a verdict that flipped back for a fraction of a metre left the car half out of the
      * wake, without its tow and without the lane */
@@ -199,7 +217,7 @@ static DrvLaneVerdict drv_attack_lane(const DrvView *view, const DrvBehCtx *ctx,
     /* most lanes are crossed well before we could be alongside, and where we are not catching it at all that shows
      * too: both are told without stepping our way */
     double reach, scale = 0.0;
-    int c = drv_attack_way_crossing(way, ctx, o, d, half, &reach);
+    int c = drv_attack_way_crossing(way, ctx, o, d, half, d < o->d_m ? 1.0 : -1.0, scan, &reach);
     const DrvLaneVerdict missed = c < DRV_ATTACK_STEPS ? DRV_LANE_CROSSED : DRV_LANE_NOT_CAUGHT;
     bool bounded = c > 0 && v >= 0.0 && along >= 0.0 && drv_attack_lane_scale(ctx, way, d, reach, &scale);
     if (bounded && drv_attack_stays_behind(way, scale, 0.0, v, along, 0, c))
@@ -242,13 +260,14 @@ DrvAttack drv_attack_judge(const DrvView *view, const DrvBehCtx *ctx)
     /* the nearest lanes first: beside it either side, then further across, on a side only while its line crossed the
      * nearer lane (a lane further across is crossed later); where we do not catch it, no lane helps */
     bool open[2] = {true, true}; /* right (k = -1), left (k = +1) */
+    DrvAttackScan scan[2] = {{false, 0.0, 0}, {false, 0.0, 0}};
     for (double wider = 0.0; wider <= DRV_ATTACK_WIDER_M; wider += DRV_ATTACK_WIDER_STEP_M)
         for (int k = -1; k <= 1; k += 2) {
             bool *side_open = &open[(k + 1) / 2];
             double d = o->d_m + k * (side + wider);
             if (!*side_open || d > ctx->d_left_ahead_m || d < ctx->d_right_ahead_m)
                 continue;
-            DrvLaneVerdict verdict = drv_attack_lane(view, ctx, o, d, &way);
+            DrvLaneVerdict verdict = drv_attack_lane(view, ctx, o, d, &way, &scan[(k + 1) / 2]);
             if (verdict == DRV_LANE_HOLDS) {
                 a.feasible = true;
                 a.d_m = d;
