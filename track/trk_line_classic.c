@@ -41,7 +41,10 @@ static double trk_level_sweep_run(TrkLinePoint *p, int from, int to, double move
         double r2 = (cx - 2.0 * f1->px + f2->px) * f1->nx + (cy - 2.0 * f1->py + f2->py) * f1->ny;
         double best = (q->a1 * r1 - 2.0 * r0 + q->a2 * r2) / q->neg_den;
         double d = q->d + omega * (best - q->d);
-        d = d < q->lo ? q->lo : (d > q->hi ? q->hi : d);
+        /* clamped to [lo, hi] as d < lo ? lo : (d > hi ? hi : d), with lo <= hi (trk_level_init): the same value for
+         * every d, NaN included, written as the compiler's minsd and maxsd (hi < d ? hi : d, then lo > d ? lo : d) */
+        d = q->hi < d ? q->hi : d;
+        d = q->lo > d ? q->lo : d;
         double step = fabs(d - q->d);
         moved = step > moved ? step : moved; /* fmax without the call: both are >= 0, never NaN */
         q->d = d;
