@@ -117,6 +117,10 @@ $(BUILD)/track/trk_line_classic.o: CF = $(CORE_CFLAGS) -fpredictive-commoning -f
 ifneq ($(SAN),1)
 CORE_O3 := drivers/drv_drive drivers/drv_follow drivers/drv_post drivers/drv_context sim/sim_collide track/trk_build
 $(patsubst %,$(BUILD)/%.o,$(CORE_O3)): CF = $(CORE_CFLAGS) -O3
+# Loops unrolled where that made the code shorter per car-tick (the escapes of safe following, the integration, the
+# corner commitment's slots, the attack's ways, the walk); it copies loop bodies and changes no operation.
+CORE_UNROLL := drivers/drv_follow sim/sim_physics drivers/drv_beh_commit drivers/drv_beh_attack drivers/drv_resolve
+$(patsubst %,$(BUILD)/%.o,$(CORE_UNROLL)): CF += -funroll-loops
 endif
 # the benchmarks say how they were built, since their figures depend on it
 BENCH_DESC := built in $(BUILD)$(if $(filter 1,$(PGO)), (profile-guided))
