@@ -106,7 +106,22 @@ $(BUILD)/render/%.o $(BUILD)/app/%.o $(BUILD)/tests/%.o: CF = $(GUI_CFLAGS)
 # The racing line's sweep (most of a race's start-up) keeps the neighbours' values it has read or written in
 # registers for the next point instead of reading them again: -fpredictive-commoning, an -O3 pass. It reuses values
 # and changes no operation (floating-point chains are combined only with -fassociative-math), so no result changes.
-$(BUILD)/track/trk_line_classic.o: CF = $(CORE_CFLAGS) -fpredictive-commoning
+# Its loop is unrolled further, and left scalar: packing a point's x and y into one register cost more shuffles than
+# it saved (neither changes an operation).
+$(BUILD)/track/trk_line_classic.o: CF = $(CORE_CFLAGS) -fpredictive-commoning -funroll-loops -fno-tree-slp-vectorize
+# -O3 for the files whose per-tick code its further passes (unswitching, peeling, inlining) make shorter: the
+# control, safe following, the maps' blur and hysteresis, the decision, the collisions, and the track's sample table.
+# Like -O2 it never reorders floating-point operations (that takes -fassociative-math), so results stay bit for bit
+# the same; elsewhere it made the code longer, so it is chosen per file.
+# (Not in the sanitizer build, which keeps its -O1.)
+ifneq ($(SAN),1)
+CORE_O3 := drivers/drv_drive drivers/drv_follow drivers/drv_post drivers/drv_context sim/sim_collide track/trk_build
+$(patsubst %,$(BUILD)/%.o,$(CORE_O3)): CF = $(CORE_CFLAGS) -O3
+# Loops unrolled where that made the code shorter per car-tick (the escapes of safe following, the integration, the
+# corner commitment's slots, the attack's ways, the walk); it copies loop bodies and changes no operation.
+CORE_UNROLL := drivers/drv_follow sim/sim_physics drivers/drv_beh_commit drivers/drv_beh_attack drivers/drv_resolve
+$(patsubst %,$(BUILD)/%.o,$(CORE_UNROLL)): CF += -funroll-loops
+endif
 # the benchmarks say how they were built, since their figures depend on it
 BENCH_DESC := built in $(BUILD)$(if $(filter 1,$(PGO)), (profile-guided))
 $(BUILD)/bench/%.o: CF = $(GUI_CFLAGS) -DBENCH_BUILD='"$(BENCH_DESC)"'

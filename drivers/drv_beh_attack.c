@@ -77,7 +77,7 @@ typedef struct DrvAttackWay {
     int n; /* steps predicted (xo[0..n], d_o[0..n-1], far[0..n-1]) */
     double xo[DRV_ATTACK_STEPS + 1], d_o[DRV_ATTACK_STEPS];
     double far[DRV_ATTACK_STEPS]; /* the furthest of xo[0..k] (and 0) */
-    /* the centre line's curvature from our s to s + reach (trk_fast_curvature_bounds), for drv_attack_lane_behind:
+    /* the centre line's curvature from our s to s + reach (trk_fast_curvature_bounds), for drv_attack_lane_scale:
      * extended as a lane needs it further, none (reach NaN) once out of that function's range */
     double reach, kappa_lo, kappa_hi;
 } DrvAttackWay;
@@ -136,42 +136,67 @@ static bool drv_attack_way_reach(DrvAttackWay *w, const DrvBehCtx *ctx, double x
  * within the horizon. */
 typedef enum DrvLaneVerdict { DRV_LANE_HOLDS, DRV_LANE_CROSSED, DRV_LANE_NOT_CAUGHT } DrvLaneVerdict;
 
-/* The first step at which its line is within half of lane d (DRV_ATTACK_STEPS for none), its way predicted so far;
- * *reach: the furthest of its centres before that step. */
+/* What a side's last scan for the crossing (drv_attack_way_crossing) tells the next lane out on that side: up to step
+ * `clear`, its line stayed on the car's side of lane d, at least half from it, and so further still from a lane
+ * beyond d (the difference to it, larger, rounds to no less), which it cannot have crossed before that step. */
+typedef struct DrvAttackScan {
+    bool known;
+    double d;
+    int clear;
+} DrvAttackScan;
+
+/* The first step at which its line is within half of lane d (DRV_ATTACK_STEPS for none), its way predicted so far,
+ * from the step the side's last scan (*scan) rules out up to, for a lane beyond that scan's; *scan becomes this
+ * lane's. `toward`: +1 when the car is to the left of the lane, -1 to the right. *reach: the furthest of its centres
+ * before that step. */
 static int drv_attack_way_crossing(DrvAttackWay *way, const DrvBehCtx *ctx, const DrvOther *o, double d, double half,
-                                   double *reach)
+                                   double toward, DrvAttackScan *scan, double *reach)
 {
-    for (int k = 0; k < DRV_ATTACK_STEPS; k++) {
+    bool beyond = scan->known && (toward > 0.0 ? d < scan->d : d > scan->d);
+    int k = beyond ? scan->clear : 0, clear = -1;
+    for (; k < DRV_ATTACK_STEPS; k++) {
         if (way->n == k)
             drv_attack_way_step(way, ctx, o);
-        if (fabs(way->d_o[k] - d) < half) {
-            *reach = k > 0 ? way->far[k - 1] : 0.0;
-            return k;
-        }
+        /* toward * (d_o - d): the product by +-1 is exact, so its magnitude is fabs(d_o - d) */
+        double e = toward * (way->d_o[k] - d);
+        if (e >= half)
+            continue; /* on the car's side of the lane, clear of it */
+        if (clear < 0)
+            clear = k;
+        if (e > -half)
+            break; /* within half of the lane */
     }
-    *reach = way->far[DRV_ATTACK_STEPS - 1];
-    return DRV_ATTACK_STEPS;
+    *scan = (DrvAttackScan){true, d, clear < 0 ? k : clear};
+    *reach = k == 0 ? 0.0 : way->far[k - 1];
+    return k;
 }
 
-/* Whether we provably stay behind (x + along < xo[k]) on lane d up to the crossing step c (0 < c; the horizon,
- * DRV_ATTACK_STEPS, where its line does not cross),
- * without stepping our way: from our speed now, which it never exceeds (each step takes the least of it and the
- * lane's cap), and the least path scale the lane has over the track we can reach, each step goes at most as far as
- * it does at that speed and scale. Every operation is monotone, so the bound's x, made by the same operations, is at
- * or above ours at every step, rounding included; the curvature's margin covers its lerp's rounding. Once the bound
- * stays behind its centre (and along >= 0), so does every look-up of ours, within the bounded track. */
-static bool drv_attack_lane_behind(const DrvView *view, const DrvBehCtx *ctx, DrvAttackWay *way, double d,
-                                   double along, int c, double reach)
+/* The least path scale lane d has over the track from our s to s + reach (reach >= 0), with the curvature's margin
+ * for its lerp's rounding: at or below trk_path_scale of every look-up of ours within that stretch. False where the
+ * track gives no bounds there. */
+static bool drv_attack_lane_scale(const DrvBehCtx *ctx, DrvAttackWay *way, double d, double reach, double *scale)
 {
-    double v = view->speed_mps;
-    if (!(v >= 0.0 && along >= 0.0) || !drv_attack_way_reach(way, ctx, reach))
+    if (!drv_attack_way_reach(way, ctx, reach))
         return false;
     double lo = way->kappa_lo * d, hi = way->kappa_hi * d;
     double kd = drv_fmax(lo, hi) + 1e-9 * (1.0 + fabs(lo) + fabs(hi)); /* at or above every look-up's kappa * d */
-    double dx = v * DRV_ATTACK_DT_S / drv_fmax(1.0 - kd, TRK_MIN_PATH_SCALE);
-    double x = 0.0;
-    for (int k = 0; k <= c; k++) {
-        if (!(x + along < way->xo[k]))
+    *scale = drv_fmax(1.0 - kd, TRK_MIN_PATH_SCALE);
+    return true;
+}
+
+/* Whether we provably stay behind (x_j + along < xo[j]) at every step j from k to the crossing step c (the horizon,
+ * DRV_ATTACK_STEPS, where its line does not cross), without stepping our way: from x_k = x and a speed v that ours
+ * never exceeds from step k on (each step takes the least of it and the lane's cap), and the least path scale of the
+ * lane (drv_attack_lane_scale over the furthest of its centres before c), each step goes at most as far as it does at
+ * that speed and scale. Every operation is monotone, so the bound's x, made by the same operations, is at or above
+ * ours at every step, rounding included. Once the bound stays behind its centre (and along >= 0), so does every
+ * look-up of ours, within the bounded track. */
+static bool drv_attack_stays_behind(const DrvAttackWay *way, double scale, double x, double v, double along, int k,
+                                    int c)
+{
+    double dx = v * DRV_ATTACK_DT_S / scale;
+    for (int j = k; j <= c; j++) {
+        if (!(x + along < way->xo[j]))
             return false;
         x += dx;
     }
@@ -180,7 +205,7 @@ static bool drv_attack_lane_behind(const DrvView *view, const DrvBehCtx *ctx, Dr
 
 /* Whether, on the lane at offset d beside car o, we get our nose past its tail before its line needs our lane. */
 static DrvLaneVerdict drv_attack_lane(const DrvView *view, const DrvBehCtx *ctx, const DrvOther *o, double d,
-                                  DrvAttackWay *way)
+                                      DrvAttackWay *way, DrvAttackScan *scan)
 {
     /* once the move has begun, a verdict that flipped back for a fraction of a metre left the car half out of the
      * wake, without its tow and without the lane */
@@ -191,12 +216,15 @@ static DrvLaneVerdict drv_attack_lane(const DrvView *view, const DrvBehCtx *ctx,
         0.5 * (view->length_m + o->length_m) - DRV_ATTACK_OVERLAP_M + (under_way ? DRV_ATTACK_KEEP_M : 0.0);
     /* most lanes are crossed well before we could be alongside, and where we are not catching it at all that shows
      * too: both are told without stepping our way */
-    double reach;
-    int c = drv_attack_way_crossing(way, ctx, o, d, half, &reach);
-    if (c > 0 && drv_attack_lane_behind(view, ctx, way, d, along, c, reach))
-        return c < DRV_ATTACK_STEPS ? DRV_LANE_CROSSED : DRV_LANE_NOT_CAUGHT;
+    double reach, scale = 0.0;
+    int c = drv_attack_way_crossing(way, ctx, o, d, half, d < o->d_m ? 1.0 : -1.0, scan, &reach);
+    const DrvLaneVerdict missed = c < DRV_ATTACK_STEPS ? DRV_LANE_CROSSED : DRV_LANE_NOT_CAUGHT;
+    bool bounded = c > 0 && v >= 0.0 && along >= 0.0 && drv_attack_lane_scale(ctx, way, d, reach, &scale);
+    if (bounded && drv_attack_stays_behind(way, scale, 0.0, v, along, 0, c))
+        return missed;
     /* our lane's place among the lanes, found once: drv_lanes_speed(s, d) for every s of the way */
     const DrvLanesRow lane = drv_lanes_row(ctx->lanes, d);
+    double v_tried = v; /* the speed the bound was last tried with */
     for (int k = 0; k <= DRV_ATTACK_STEPS; k++) {
         if (x + along >= way->xo[k])
             return DRV_LANE_HOLDS;
@@ -205,6 +233,13 @@ static DrvLaneVerdict drv_attack_lane(const DrvView *view, const DrvBehCtx *ctx,
         if (k == c)
             return DRV_LANE_CROSSED; /* it turns in across our lane before we are alongside */
         v = drv_fmin(v, drv_lanes_row_speed(ctx->lanes, &lane, ctx->s_m + x));
+        /* braking for the lane's corners: from here on we are no faster than v, and the bound may now settle what it
+         * could not from our speed before (x >= 0: every step so far went forward) */
+        if (bounded && v < v_tried && v >= 0.0) {
+            v_tried = v;
+            if (drv_attack_stays_behind(way, scale, x, v, along, k, c))
+                return missed;
+        }
         /* metres driven to metres of track, on our lane */
         x += v * DRV_ATTACK_DT_S / trk_path_scale(trk_curvature(ctx->track, ctx->s_m + x, NULL), d);
     }
@@ -225,13 +260,14 @@ DrvAttack drv_attack_judge(const DrvView *view, const DrvBehCtx *ctx)
     /* the nearest lanes first: beside it either side, then further across, on a side only while its line crossed the
      * nearer lane (a lane further across is crossed later); where we do not catch it, no lane helps */
     bool open[2] = {true, true}; /* right (k = -1), left (k = +1) */
+    DrvAttackScan scan[2] = {{false, 0.0, 0}, {false, 0.0, 0}};
     for (double wider = 0.0; wider <= DRV_ATTACK_WIDER_M; wider += DRV_ATTACK_WIDER_STEP_M)
         for (int k = -1; k <= 1; k += 2) {
             bool *side_open = &open[(k + 1) / 2];
             double d = o->d_m + k * (side + wider);
             if (!*side_open || d > ctx->d_left_ahead_m || d < ctx->d_right_ahead_m)
                 continue;
-            DrvLaneVerdict verdict = drv_attack_lane(view, ctx, o, d, &way);
+            DrvLaneVerdict verdict = drv_attack_lane(view, ctx, o, d, &way, &scan[(k + 1) / 2]);
             if (verdict == DRV_LANE_HOLDS) {
                 a.feasible = true;
                 a.d_m = d;

@@ -15,7 +15,7 @@ static float drv_map_level(double value)
 
 /* fmax without the library call (it is not inlined without -ffinite-math-only); the same result for every input
  * the maps see, NaN included: a NaN operand yields the other one. */
-static double drv_maxd(double a, double b) { return a > b || b != b ? a : b; }
+static double drv_maxd(double a, double b) { return b != b || a > b ? a : b; } /* as trk_fmax */
 
 void drv_map_init(DrvContextMap *map, int slots, double d_left_m, double d_right_m)
 {

@@ -220,9 +220,11 @@ double trk_max_width(const TrkTrack *track);
 
 /* fmin and fmax as compares, for the sim's and the drivers' per-tick code: the library calls are inlined only with
  * -ffinite-math-only. Bit for bit what glibc's x86-64 fmin/fmax give (minsd/maxsd after a NaN test): a NaN operand
- * yields the other one, and of two equal operands (+0.0 and -0.0 included) the second is returned. */
-static inline double trk_fmin(double a, double b) { return a < b || b != b ? a : b; }
-static inline double trk_fmax(double a, double b) { return a > b || b != b ? a : b; }
+ * yields the other one, and of two equal operands (+0.0 and -0.0 included) the second is returned. The NaN test
+ * comes first: the same value (both tests are pure), and then "a < b ? a : b" is minsd's own rule, so the compiler
+ * emits that one instruction after the test instead of a compare, a branch and a conditional move. */
+static inline double trk_fmin(double a, double b) { return b != b || a < b ? a : b; }
+static inline double trk_fmax(double a, double b) { return b != b || a > b ? a : b; }
 
 /* The length of a path at constant offset d per metre of centre line, 1 - kappa d (kappa the centre line's signed
  * curvature): a car at speed v on it moves along s at v / scale, faster on the inside of a corner. Kept at least

@@ -46,11 +46,12 @@ typedef struct TrkLineLevel {
 } TrkLineLevel;
 
 /* One optimiser's update of the points from .. to - 1 of a sweep: returns the larger of `moved` and their largest
- * move of an offset. */
+ * move of an offset, or, when that is at or above the threshold its solver stops below, any value at or above it. */
 typedef double TrkLineRunFn(TrkLinePoint *p, int from, int to, double moved);
 
 /* One projected SOR sweep in index order with `run`: each d_i jumps to its best value with its neighbours (i-2 .. i+2
- * around the loop) fixed, over-relaxed, then clamped to the track. Returns the largest move of an offset. */
+ * around the loop) fixed, over-relaxed, then clamped to the track. Returns the largest move of an offset (as far as
+ * `run` tells it: see TrkLineRunFn). */
 double trk_line_sweep(TrkLineLevel *lv, TrkLineRunFn *run);
 
 /* Classic (trk_line_classic.c): sum |P_{i-1} - 2 P_i + P_{i+1}|^2 at the centre's spacing. solve sweeps a level
