@@ -35,6 +35,15 @@ typedef struct DrvLanes {
 DrvLanes *drv_lanes_create(const TrkTrack *track, const TrkCarParams *car, double grip_scale, double brake_scale);
 void drv_lanes_destroy(DrvLanes *lanes);
 
+/* The part of the lanes that depends on the track alone (the lanes' layout, each lane's path scale along it), built
+ * once for the lanes of every car and grip on that track: drv_lanes_create_on(lt, ...) gives bit for bit what
+ * drv_lanes_create(track, ...) does. NULL on allocation failure. */
+typedef struct DrvLanesTrack DrvLanesTrack;
+DrvLanesTrack *drv_lanes_track_create(const TrkTrack *track);
+void drv_lanes_track_destroy(DrvLanesTrack *lt);
+DrvLanes *drv_lanes_create_on(const DrvLanesTrack *lt, const TrkCarParams *car, double grip_scale,
+                              double brake_scale);
+
 /* Where a finite offset falls among `count` lanes d0_m + k spacing_m: the lane at or below it (j, clamped so j + 1 is
  * a lane) and the fraction t toward the next. fl is never NaN here, so the compares give fmin/fmax's value (a -0.0
  * that fmax might turn into +0.0 only ever multiplies a finite speed and is added to one, which cannot tell them

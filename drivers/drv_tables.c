@@ -17,17 +17,26 @@ typedef struct DrvTableEntry {
     DrvLanes *lanes;
 } DrvTableEntry;
 
+/* The track's part of the lanes (drv_lanes_track_create), built once per track for every table the cache builds on it. */
+typedef struct DrvLanesTrackEntry {
+    const TrkTrack *track; /* by address, as the tables' keys */
+    DrvLanesTrack *lanes_track;
+} DrvLanesTrackEntry;
+
 struct DrvTableCache {
     const DrvTableCache *parent; /* searched first, never written: it may be shared by threads */
     int count, cap;
     DrvTableEntry *entries;
+    int track_count, track_cap;
+    DrvLanesTrackEntry *tracks;
 };
 
-bool drv_tables_build(const TrkTrack *track, const TrkCarParams *car, double grip_use, TrkSpeedProfile **profile,
-                      DrvLanes **lanes)
+/* drv_tables_build with the track's part of the lanes already built (lt, for this track). */
+static bool drv_tables_build_on(const TrkTrack *track, const DrvLanesTrack *lt, const TrkCarParams *car,
+                                double grip_use, TrkSpeedProfile **profile, DrvLanes **lanes)
 {
     *profile = trk_speed_profile_create(track, car, TRK_PATH_RACING_LINE_DRIVEN, grip_use);
-    *lanes = drv_lanes_create(track, car, grip_use * DRV_LANES_GRIP_SHARE, grip_use);
+    *lanes = drv_lanes_create_on(lt, car, grip_use * DRV_LANES_GRIP_SHARE, grip_use);
     if (*profile != NULL && *lanes != NULL)
         return true;
     trk_speed_profile_free(*profile);
@@ -35,6 +44,38 @@ bool drv_tables_build(const TrkTrack *track, const TrkCarParams *car, double gri
     *profile = NULL;
     *lanes = NULL;
     return false;
+}
+
+bool drv_tables_build(const TrkTrack *track, const TrkCarParams *car, double grip_use, TrkSpeedProfile **profile,
+                      DrvLanes **lanes)
+{
+    DrvLanesTrack *lt = drv_lanes_track_create(track);
+    bool ok = lt != NULL && drv_tables_build_on(track, lt, car, grip_use, profile, lanes);
+    drv_lanes_track_destroy(lt);
+    if (!ok)
+        *profile = NULL, *lanes = NULL;
+    return ok;
+}
+
+/* The cache's own track part of the lanes for this track, built on first use; NULL on allocation failure. */
+static const DrvLanesTrack *drv_table_lanes_track(DrvTableCache *cache, const TrkTrack *track)
+{
+    for (int i = 0; i < cache->track_count; i++)
+        if (cache->tracks[i].track == track)
+            return cache->tracks[i].lanes_track;
+    if (cache->track_count == cache->track_cap) {
+        int cap = cache->track_cap ? 2 * cache->track_cap : 2;
+        DrvLanesTrackEntry *tracks = realloc(cache->tracks, (size_t)cap * sizeof *tracks);
+        if (tracks == NULL)
+            return NULL;
+        cache->tracks = tracks;
+        cache->track_cap = cap;
+    }
+    DrvLanesTrack *lt = drv_lanes_track_create(track);
+    if (lt == NULL)
+        return NULL;
+    cache->tracks[cache->track_count++] = (DrvLanesTrackEntry){track, lt};
+    return lt;
 }
 
 DrvTableCache *drv_table_cache_create(const DrvTableCache *parent)
@@ -53,6 +94,9 @@ void drv_table_cache_destroy(DrvTableCache *cache)
         trk_speed_profile_free(cache->entries[i].profile);
         drv_lanes_destroy(cache->entries[i].lanes);
     }
+    for (int i = 0; i < cache->track_count; i++)
+        drv_lanes_track_destroy(cache->tracks[i].lanes_track);
+    free(cache->tracks);
     free(cache->entries);
     free(cache);
 }
@@ -82,6 +126,9 @@ static const DrvTableEntry *drv_table_find(const DrvTableCache *cache, const Trk
 static const DrvTableEntry *drv_table_insert(DrvTableCache *cache, const TrkTrack *track, const TrkCarParams *car,
                                              double grip_use, uint64_t grip_bits)
 {
+    const DrvLanesTrack *lt = drv_table_lanes_track(cache, track);
+    if (lt == NULL)
+        return NULL;
     if (cache->count == cache->cap) {
         int cap = cache->cap ? 2 * cache->cap : 8;
         DrvTableEntry *entries = realloc(cache->entries, (size_t)cap * sizeof *entries);
@@ -94,7 +141,7 @@ static const DrvTableEntry *drv_table_insert(DrvTableCache *cache, const TrkTrac
     e->track = track;
     memcpy(&e->car, car, sizeof *car); /* padding too, as drv_table_key_equal compares it */
     e->grip_bits = grip_bits;
-    if (!drv_tables_build(track, car, grip_use, &e->profile, &e->lanes))
+    if (!drv_tables_build_on(track, lt, car, grip_use, &e->profile, &e->lanes))
         return NULL;
     cache->count++;
     return e;
