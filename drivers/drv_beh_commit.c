@@ -23,15 +23,18 @@
 
 /* The slot loop: each slot's lane cap (from the column of lanes at this s when there is one, else read for the slot)
  * against the reference speed. */
-static void drv_commit_each(const DrvView *view, const DrvBehCtx *ctx, const DrvLanesColumn *col, DrvContextMap *map,
-                            double v_ref, double inv_band, double line_band)
+static void drv_commit_each(const DrvView *view, const DrvBehCtx *ctx, const DrvLanesColumn *col,
+                            const DrvLanesSlots *places, DrvContextMap *map, double v_ref, double inv_band,
+                            double line_band)
 {
     for (int i = 0; i < map->slots; i++) {
         double d = drv_map_slot_d(map, i);
         double off = fabs(d - ctx->line_d_m) - line_band;
         if (off <= 0.0)
             continue;
-        double v_lane = col != NULL ? drv_lanes_column_speed(col, d) : drv_lanes_speed(ctx->lanes, view->s_m, d);
+        double v_lane = places != NULL ? drv_lanes_column_slot_speed(col, places, i)
+                        : col != NULL  ? drv_lanes_column_speed(col, d)
+                                       : drv_lanes_speed(ctx->lanes, view->s_m, d);
         double shortfall = v_ref - v_lane;
         if (shortfall <= 0.0)
             continue;
@@ -81,5 +84,10 @@ void drv_beh_commit(const DrvView *view, const DrvPersonality *p, const DrvBehCt
     } else if (drv_lanes_column(lanes, view->s_m, &col)) {
         column = &col; /* lanes too many for a part column, too few to interpolate between, or non-finite offsets */
     }
-    drv_commit_each(view, ctx, column, map, v_ref, inv_band, line_band);
+    /* the column's reads at the slots' offsets, each lane place kept from the last decision when its map had the same
+     * slots (drv_lanes_slots) */
+    const DrvLanesSlots *places = column != NULL && ctx->lanes_slots != NULL
+                                      ? drv_lanes_slots(ctx->lanes_slots, lanes, map->slots, map->d_left_m, map->step_m)
+                                      : NULL;
+    drv_commit_each(view, ctx, column, places, map, v_ref, inv_band, line_band);
 }
