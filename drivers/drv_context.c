@@ -212,6 +212,7 @@ void drv_context_decide(DrvDriver *driver, const DrvView *view, DrvHere *here, d
         .track = trk,
         .attacked_id = driver->plan.valid ? driver->plan.attacked_id : -1,
         .lanes_slots = &driver->lanes_slots,
+        .edge_tokens = &driver->edge_tokens,
     };
     ctx.attack = drv_attack_judge(view, &ctx);
 

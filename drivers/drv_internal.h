@@ -59,6 +59,7 @@ struct DrvDriver {
     bool has_prev;
     DrvBlurWeights blur_weights; /* the danger map's blur weights for the latest radius (drv_post_blur_kept) */
     DrvLanesSlots lanes_slots;   /* where the latest map's slots fell among the lanes (drv_lanes_slots) */
+    DrvMapStamp edge_tokens;     /* the edges' token danger on the latest map's span (drv_beh_edge) */
     DrvDebug debug;
     /* steering model state: the previous tick's target offset (smoothed by the hysteresis) */
     double steer_prev_target_m;
