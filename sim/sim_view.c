@@ -337,6 +337,17 @@ static int sim_collect_others(SimWorld *w, int k, DrvOther *out)
     return count;
 }
 
+void sim_views_init(SimWorld *w)
+{
+    for (int id = 0; id < w->car_count; id++) {
+        DrvView *v = &w->views[id];
+        v->track = w->track;
+        v->dt_s = w->dt_s;
+        v->car = &w->cars[id].spec.dyn;
+        v->others = &w->others[(size_t)id * SIM_VIEW_MAX_OTHERS];
+    }
+}
+
 void sim_build_views(SimWorld *w)
 {
     sim_sense_snapshot(w);
@@ -345,10 +356,9 @@ void sim_build_views(SimWorld *w)
         int id = w->by_s[k];
         const SimCar *c = &w->cars[id];
         DrvView *v = &w->views[id];
-        DrvOther *others = &w->others[(size_t)id * SIM_VIEW_MAX_OTHERS];
-        v->track = w->track;
+        DrvOther *others = &w->others[(size_t)id * SIM_VIEW_MAX_OTHERS]; /* v->others (sim_views_init) */
+        /* track, dt_s, car and others are the view's for good (sim_views_init) */
         v->tick = w->tick;
-        v->dt_s = w->dt_s;
         v->laps_done = c->laps;
         v->s_m = c->s_m;
         v->d_m = c->d_m;
@@ -356,9 +366,7 @@ void sim_build_views(SimWorld *w)
         v->lat_speed_mps = c->lat_speed_mps;
         v->length_m = c->spec.length_m;
         v->width_m = c->spec.width_m;
-        v->car = &c->spec.dyn;
         v->other_count = sim_collect_others(w, k, others);
-        v->others = others;
         shown += v->other_count;
     }
     w->sense_shown = shown;
