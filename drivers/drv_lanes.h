@@ -181,10 +181,10 @@ static inline double drv_lanes_column_speed(const DrvLanesColumn *col, double d_
     return (1.0 - tl) * col->v_mps[j] + tl * col->v_mps[j + 1];
 }
 
-/* Where the slots of a map fall among the lanes: drv_lanes_place of each slot's offset d_left - i step (drv_map_slot_d),
- * kept by a driver from one decision to the next, since a map mostly spans the same offsets as the last one (the
- * same track edges). Keyed by the bits of everything the places are computed from, so kept places are the ones a
- * fresh computation gives. */
+/* Where the slots of a map fall among the lanes: drv_lanes_place of each slot's offset d_left - i step
+ * (drv_map_slot_d), kept by a driver from one decision to the next, since a map mostly spans the same offsets as the
+ * last one (the same track edges). Keyed by the bits of everything the places are computed from, so kept places are
+ * the ones a fresh computation gives. */
 typedef struct DrvLanesSlots {
     bool valid;
     int slots, count;

@@ -189,13 +189,14 @@ static void sim_sense_snapshot(SimWorld *w)
     for (int k = 0; k < w->active_count; k++) {
         const SimCar *c = &w->cars[w->by_s[k]];
         SimSensed *e = &w->sensed[k];
-        e->other = (DrvOther){.id = c->id,
-                              .d_m = c->d_m,
-                              .speed_mps = c->speed_mps,
-                              .lat_speed_mps = c->lat_speed_mps,
-                              .length_m = c->spec.length_m,
-                              .width_m = c->spec.width_m,
-                              .plan = w->priv[c->id].plan};
+        /* field by field: ds_m and laps_ahead are the walker's, which each view's copy sets (sim_other) */
+        e->other.id = c->id;
+        e->other.d_m = c->d_m;
+        e->other.speed_mps = c->speed_mps;
+        e->other.lat_speed_mps = c->lat_speed_mps;
+        e->other.length_m = c->spec.length_m;
+        e->other.width_m = c->spec.width_m;
+        e->other.plan = w->priv[c->id].plan;
         e->s_m = c->s_m;
         e->race_dist_m = c->race_dist_m;
         if (fast) {
