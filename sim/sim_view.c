@@ -345,6 +345,8 @@ void sim_views_init(SimWorld *w)
         v->track = w->track;
         v->dt_s = w->dt_s;
         v->car = &w->cars[id].spec.dyn;
+        v->length_m = w->cars[id].spec.length_m;
+        v->width_m = w->cars[id].spec.width_m;
         v->others = &w->others[(size_t)id * SIM_VIEW_MAX_OTHERS];
     }
 }
@@ -358,15 +360,13 @@ void sim_build_views(SimWorld *w)
         const SimCar *c = &w->cars[id];
         DrvView *v = &w->views[id];
         DrvOther *others = &w->others[(size_t)id * SIM_VIEW_MAX_OTHERS]; /* v->others (sim_views_init) */
-        /* track, dt_s, car and others are the view's for good (sim_views_init) */
+        /* track, dt_s, the car and its size, and others are the view's for good (sim_views_init) */
         v->tick = w->tick;
         v->laps_done = c->laps;
         v->s_m = c->s_m;
         v->d_m = c->d_m;
         v->speed_mps = c->speed_mps;
         v->lat_speed_mps = c->lat_speed_mps;
-        v->length_m = c->spec.length_m;
-        v->width_m = c->spec.width_m;
         v->other_count = sim_collect_others(w, k, others);
         shown += v->other_count;
     }
