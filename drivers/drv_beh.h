@@ -37,6 +37,9 @@ typedef struct DrvBehCtx {
     const TrkTrack *track;        /* read by drv_attack_judge and drv_beh_defend; NULL = neither */
     DrvAttack attack;             /* drv_attack_judge's verdict for this tick */
     int attacked_id;              /* the car the last decision's attack was on (DrvPlan.attacked_id), -1 for none */
+    struct DrvLanesSlots *lanes_slots; /* the driver's kept places of the map's slots among the lanes (drv_lanes.h),
+                                        * read by drv_beh_commit; NULL = worked out each time */
+    DrvMapStamp *edge_tokens;     /* the driver's kept stamp of the edges' token danger (drv_beh_edge); NULL = none */
 } DrvBehCtx;
 
 typedef void DrvBehaviourFn(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);

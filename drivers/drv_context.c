@@ -211,6 +211,8 @@ void drv_context_decide(DrvDriver *driver, const DrvView *view, DrvHere *here, d
         .s_m = view->s_m,
         .track = trk,
         .attacked_id = driver->plan.valid ? driver->plan.attacked_id : -1,
+        .lanes_slots = &driver->lanes_slots,
+        .edge_tokens = &driver->edge_tokens,
     };
     ctx.attack = drv_attack_judge(view, &ctx);
 

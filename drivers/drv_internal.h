@@ -2,6 +2,7 @@
 #ifndef DRV_INTERNAL_H
 #define DRV_INTERNAL_H
 
+#include "drv_lanes.h"
 #include "drv_map.h"
 #include "drv_post.h"
 #include "../track/trk_fast.h" /* the per-tick track look-ups, inlined */
@@ -57,6 +58,8 @@ struct DrvDriver {
     DrvContextMap prev;
     bool has_prev;
     DrvBlurWeights blur_weights; /* the danger map's blur weights for the latest radius (drv_post_blur_kept) */
+    DrvLanesSlots lanes_slots;   /* where the latest map's slots fell among the lanes (drv_lanes_slots) */
+    DrvMapStamp edge_tokens;     /* the edges' token danger on the latest map's span (drv_beh_edge) */
     DrvDebug debug;
     /* steering model state: the previous tick's target offset (smoothed by the hysteresis) */
     double steer_prev_target_m;

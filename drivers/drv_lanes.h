@@ -14,6 +14,8 @@
 #include "drv.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 /* The layout is here only so the look-up below can be inlined into per-slot loops (drv_beh_commit.c calls it for
  * every slot of every tick, at one s): build and free through the functions below, never by hand. */
@@ -34,6 +36,15 @@ typedef struct DrvLanes {
  * there). NULL on allocation failure. */
 DrvLanes *drv_lanes_create(const TrkTrack *track, const TrkCarParams *car, double grip_scale, double brake_scale);
 void drv_lanes_destroy(DrvLanes *lanes);
+
+/* The part of the lanes that depends on the track alone (the lanes' layout, each lane's path scale along it), built
+ * once for the lanes of every car and grip on that track: drv_lanes_create_on(lt, ...) gives bit for bit what
+ * drv_lanes_create(track, ...) does. NULL on allocation failure. */
+typedef struct DrvLanesTrack DrvLanesTrack;
+DrvLanesTrack *drv_lanes_track_create(const TrkTrack *track);
+void drv_lanes_track_destroy(DrvLanesTrack *lt);
+DrvLanes *drv_lanes_create_on(const DrvLanesTrack *lt, const TrkCarParams *car, double grip_scale,
+                              double brake_scale);
 
 /* Where a finite offset falls among `count` lanes d0_m + k spacing_m: the lane at or below it (j, clamped so j + 1 is
  * a lane) and the fraction t toward the next. fl is never NaN here, so the compares give fmin/fmax's value (a -0.0
@@ -167,6 +178,53 @@ static inline double drv_lanes_column_speed(const DrvLanesColumn *col, double d_
     int j;
     double tl;
     drv_lanes_place(col->d0_m, col->spacing_m, col->count, d_m, &j, &tl);
+    return (1.0 - tl) * col->v_mps[j] + tl * col->v_mps[j + 1];
+}
+
+/* Where the slots of a map fall among the lanes: drv_lanes_place of each slot's offset d_left - i step
+ * (drv_map_slot_d), kept by a driver from one decision to the next, since a map mostly spans the same offsets as the
+ * last one (the same track edges). Keyed by the bits of everything the places are computed from, so kept places are
+ * the ones a fresh computation gives. */
+typedef struct DrvLanesSlots {
+    bool valid;
+    int slots, count;
+    uint64_t key[4];         /* the bits of d_left, step, the lanes' d0 and spacing */
+    int j[DRV_MAX_SLOTS];    /* the lane at or below the slot's offset; -1 where the offset is not finite */
+    double t[DRV_MAX_SLOTS]; /* the fraction toward lane j + 1 */
+} DrvLanesSlots;
+
+/* The places of the slots of a map (slots, d_left_m, step_m) among the lanes, from *ls when it holds them, else
+ * worked out into it. */
+static inline const DrvLanesSlots *drv_lanes_slots(DrvLanesSlots *ls, const DrvLanes *lanes, int slots,
+                                                   double d_left_m, double step_m)
+{
+    uint64_t key[4];
+    memcpy(&key[0], &d_left_m, sizeof key[0]);
+    memcpy(&key[1], &step_m, sizeof key[1]);
+    memcpy(&key[2], &lanes->d0_m, sizeof key[2]);
+    memcpy(&key[3], &lanes->spacing_m, sizeof key[3]);
+    if (ls->valid && ls->slots == slots && ls->count == lanes->count && memcmp(ls->key, key, sizeof key) == 0)
+        return ls;
+    ls->valid = slots >= 0 && slots <= DRV_MAX_SLOTS;
+    ls->slots = slots;
+    ls->count = lanes->count;
+    memcpy(ls->key, key, sizeof key);
+    for (int i = 0; ls->valid && i < slots; i++) {
+        double d = d_left_m - i * step_m; /* drv_map_slot_d */
+        ls->j[i] = -1;
+        if (isfinite(d))
+            drv_lanes_place(lanes->d0_m, lanes->spacing_m, lanes->count, d, &ls->j[i], &ls->t[i]);
+    }
+    return ls->valid ? ls : NULL;
+}
+
+/* drv_lanes_column_speed at slot i's offset, its place from drv_lanes_slots (the lanes the column was read from). */
+static inline double drv_lanes_column_slot_speed(const DrvLanesColumn *col, const DrvLanesSlots *ls, int i)
+{
+    int j = ls->j[i];
+    if (!col->valid || j < 0)
+        return 0.0;
+    double tl = ls->t[i];
     return (1.0 - tl) * col->v_mps[j] + tl * col->v_mps[j + 1];
 }
 

@@ -2,6 +2,7 @@
 #include "drv_map.h"
 
 #include <math.h>
+#include <string.h>
 
 static double drv_clampd(double x, double lo, double hi) { return x < lo ? lo : (x > hi ? hi : x); }
 
@@ -408,4 +409,44 @@ void drv_map_write_two_peaks_on_floor(DrvContextMap *map, DrvMapWhich which, dou
     /* then the narrow peak over its own slots, as drv_map_write_peak's loop merges it */
     if (nlo <= nhi)
         drv_map_peak_run(v, nlo, nhi, left, step, d_m, inv2n, narrow_value, false, 0.0f);
+}
+
+const DrvMapStamp *drv_map_stamp(DrvMapStamp *stamp, const DrvContextMap *map, DrvMapWhich which,
+                                 DrvMapWriteFn *write)
+{
+    uint64_t key[3];
+    memcpy(&key[0], &map->d_left_m, sizeof key[0]);
+    memcpy(&key[1], &map->d_right_m, sizeof key[1]);
+    memcpy(&key[2], &map->step_m, sizeof key[2]);
+    if (stamp->valid && stamp->slots == map->slots && memcmp(stamp->key, key, sizeof key) == 0)
+        return stamp;
+    DrvContextMap blank;
+    blank.slots = map->slots;
+    blank.d_left_m = map->d_left_m;
+    blank.d_right_m = map->d_right_m;
+    blank.step_m = map->step_m;
+    float *v = drv_map_values(&blank, which);
+    for (int i = 0; i < blank.slots; i++)
+        v[i] = 0.0f;
+    write(&blank, which);
+    stamp->valid = true;
+    stamp->slots = map->slots;
+    memcpy(stamp->key, key, sizeof key);
+    stamp->count = 0;
+    for (int i = 0; i < blank.slots; i++)
+        if (v[i] > 0.0f) {
+            stamp->slot[stamp->count] = i;
+            stamp->value[stamp->count++] = v[i];
+        }
+    return stamp;
+}
+
+void drv_map_stamp_merge(DrvContextMap *map, DrvMapWhich which, const DrvMapStamp *stamp)
+{
+    float *v = drv_map_values(map, which);
+    for (int k = 0; k < stamp->count; k++) {
+        int i = stamp->slot[k];
+        float f = stamp->value[k];
+        v[i] = f > v[i] ? f : v[i];
+    }
 }

@@ -11,6 +11,8 @@
 
 #include "drv.h"
 
+#include <stdint.h>
+
 typedef enum DrvMapWhich { DRV_MAP_DANGER = 0, DRV_MAP_INTEREST = 1 } DrvMapWhich;
 
 typedef struct DrvContextMap {
@@ -72,5 +74,28 @@ void drv_map_write_peak_on_floor(DrvContextMap *map, DrvMapWhich which, double f
 void drv_map_write_two_peaks_on_floor(DrvContextMap *map, DrvMapWhich which, double floor_value, double d_m,
                                       double broad_value, double broad_falloff_m, double narrow_value,
                                       double narrow_falloff_m);
+
+/* A write's effect on maps that span the same slots, kept so it can be merged again without working it out: the values
+ * it merges into each slot, the positive ones only. The helpers above merge by maximum values that do not depend on
+ * the map's (a stored value is >= 0 or NaN, and a value <= 0 changes none), so merging the stamp into a map gives
+ * what the write gives, bit for bit, whatever else was written before or after. Keyed by the bits of the span. */
+typedef struct DrvMapStamp {
+    bool valid;
+    int slots;
+    uint64_t key[3]; /* the bits of d_left_m, d_right_m, step_m */
+    int count;
+    int slot[DRV_MAX_SLOTS];
+    float value[DRV_MAX_SLOTS];
+} DrvMapStamp;
+
+/* The write a stamp keeps: always the same one for a given stamp, its values a function of the map's span alone. */
+typedef void DrvMapWriteFn(DrvContextMap *map, DrvMapWhich which);
+
+/* write's stamp for the span of map, from *stamp when it was kept for that span, else worked out into *stamp (write
+ * on a blank map of the same span). */
+const DrvMapStamp *drv_map_stamp(DrvMapStamp *stamp, const DrvContextMap *map, DrvMapWhich which,
+                                 DrvMapWriteFn *write);
+/* Merges a stamp into map's values (its span is the stamp's). */
+void drv_map_stamp_merge(DrvContextMap *map, DrvMapWhich which, const DrvMapStamp *stamp);
 
 #endif

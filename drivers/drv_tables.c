@@ -17,17 +17,28 @@ typedef struct DrvTableEntry {
     DrvLanes *lanes;
 } DrvTableEntry;
 
+/* The track's part of the tables (of the plan, trk_profile_base_create, and of the lanes, drv_lanes_track_create),
+ * built once per track for every table the cache builds on it. */
+typedef struct DrvTrackPart {
+    const TrkTrack *track; /* by address, as the tables' keys */
+    TrkProfileBase *plan_base;
+    DrvLanesTrack *lanes_track;
+} DrvTrackPart;
+
 struct DrvTableCache {
     const DrvTableCache *parent; /* searched first, never written: it may be shared by threads */
     int count, cap;
     DrvTableEntry *entries;
+    int track_count, track_cap;
+    DrvTrackPart *tracks;
 };
 
-bool drv_tables_build(const TrkTrack *track, const TrkCarParams *car, double grip_use, TrkSpeedProfile **profile,
-                      DrvLanes **lanes)
+/* drv_tables_build with the track's part of the tables already built (for this track). */
+static bool drv_tables_build_on(const DrvTrackPart *part, const TrkCarParams *car, double grip_use,
+                                TrkSpeedProfile **profile, DrvLanes **lanes)
 {
-    *profile = trk_speed_profile_create(track, car, TRK_PATH_RACING_LINE_DRIVEN, grip_use);
-    *lanes = drv_lanes_create(track, car, grip_use * DRV_LANES_GRIP_SHARE, grip_use);
+    *profile = trk_speed_profile_create_on(part->plan_base, car, grip_use);
+    *lanes = drv_lanes_create_on(part->lanes_track, car, grip_use * DRV_LANES_GRIP_SHARE, grip_use);
     if (*profile != NULL && *lanes != NULL)
         return true;
     trk_speed_profile_free(*profile);
@@ -35,6 +46,45 @@ bool drv_tables_build(const TrkTrack *track, const TrkCarParams *car, double gri
     *profile = NULL;
     *lanes = NULL;
     return false;
+}
+
+bool drv_tables_build(const TrkTrack *track, const TrkCarParams *car, double grip_use, TrkSpeedProfile **profile,
+                      DrvLanes **lanes)
+{
+    DrvTrackPart part = {track, trk_profile_base_create(track, TRK_PATH_RACING_LINE_DRIVEN),
+                         drv_lanes_track_create(track)};
+    bool ok = part.plan_base != NULL && part.lanes_track != NULL &&
+              drv_tables_build_on(&part, car, grip_use, profile, lanes);
+    trk_profile_base_free(part.plan_base);
+    drv_lanes_track_destroy(part.lanes_track);
+    if (!ok)
+        *profile = NULL, *lanes = NULL;
+    return ok;
+}
+
+/* The cache's own part of the tables for this track, built on first use; NULL on allocation failure. */
+static const DrvTrackPart *drv_table_track_part(DrvTableCache *cache, const TrkTrack *track)
+{
+    for (int i = 0; i < cache->track_count; i++)
+        if (cache->tracks[i].track == track)
+            return &cache->tracks[i];
+    if (cache->track_count == cache->track_cap) {
+        int cap = cache->track_cap ? 2 * cache->track_cap : 2;
+        DrvTrackPart *tracks = realloc(cache->tracks, (size_t)cap * sizeof *tracks);
+        if (tracks == NULL)
+            return NULL;
+        cache->tracks = tracks;
+        cache->track_cap = cap;
+    }
+    DrvTrackPart part = {track, trk_profile_base_create(track, TRK_PATH_RACING_LINE_DRIVEN),
+                         drv_lanes_track_create(track)};
+    if (part.plan_base == NULL || part.lanes_track == NULL) {
+        trk_profile_base_free(part.plan_base);
+        drv_lanes_track_destroy(part.lanes_track);
+        return NULL;
+    }
+    cache->tracks[cache->track_count] = part;
+    return &cache->tracks[cache->track_count++];
 }
 
 DrvTableCache *drv_table_cache_create(const DrvTableCache *parent)
@@ -53,6 +103,11 @@ void drv_table_cache_destroy(DrvTableCache *cache)
         trk_speed_profile_free(cache->entries[i].profile);
         drv_lanes_destroy(cache->entries[i].lanes);
     }
+    for (int i = 0; i < cache->track_count; i++) {
+        trk_profile_base_free(cache->tracks[i].plan_base);
+        drv_lanes_track_destroy(cache->tracks[i].lanes_track);
+    }
+    free(cache->tracks);
     free(cache->entries);
     free(cache);
 }
@@ -82,6 +137,9 @@ static const DrvTableEntry *drv_table_find(const DrvTableCache *cache, const Trk
 static const DrvTableEntry *drv_table_insert(DrvTableCache *cache, const TrkTrack *track, const TrkCarParams *car,
                                              double grip_use, uint64_t grip_bits)
 {
+    const DrvTrackPart *part = drv_table_track_part(cache, track);
+    if (part == NULL)
+        return NULL;
     if (cache->count == cache->cap) {
         int cap = cache->cap ? 2 * cache->cap : 8;
         DrvTableEntry *entries = realloc(cache->entries, (size_t)cap * sizeof *entries);
@@ -94,7 +152,7 @@ static const DrvTableEntry *drv_table_insert(DrvTableCache *cache, const TrkTrac
     e->track = track;
     memcpy(&e->car, car, sizeof *car); /* padding too, as drv_table_key_equal compares it */
     e->grip_bits = grip_bits;
-    if (!drv_tables_build(track, car, grip_use, &e->profile, &e->lanes))
+    if (!drv_tables_build_on(part, car, grip_use, &e->profile, &e->lanes))
         return NULL;
     cache->count++;
     return e;

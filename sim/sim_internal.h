@@ -206,6 +206,10 @@ static inline double sim_fwd_dist(const SimWorld *w, double from_s, double to_s)
 /* sim_view.c: keeps the running cars sorted by s, and builds every driver's view (and the drafting factors) from
  * the snapshot at the start of the tick. */
 void sim_sort_by_s(SimWorld *w);
+/* The parts of each car's view that never change once the world has started (its track, tick length, car, the car's
+ * length and width, and the others' buffer), set once by sim_world_start; sim_build_views writes the rest every
+ * tick. */
+void sim_views_init(SimWorld *w);
 void sim_build_views(SimWorld *w);
 /* Sorts by_s only when it is out of order (nearly always it holds after a tick). */
 void sim_resort_by_s(SimWorld *w);

@@ -189,13 +189,14 @@ static void sim_sense_snapshot(SimWorld *w)
     for (int k = 0; k < w->active_count; k++) {
         const SimCar *c = &w->cars[w->by_s[k]];
         SimSensed *e = &w->sensed[k];
-        e->other = (DrvOther){.id = c->id,
-                              .d_m = c->d_m,
-                              .speed_mps = c->speed_mps,
-                              .lat_speed_mps = c->lat_speed_mps,
-                              .length_m = c->spec.length_m,
-                              .width_m = c->spec.width_m,
-                              .plan = w->priv[c->id].plan};
+        /* field by field: ds_m and laps_ahead are the walker's, which each view's copy sets (sim_other) */
+        e->other.id = c->id;
+        e->other.d_m = c->d_m;
+        e->other.speed_mps = c->speed_mps;
+        e->other.lat_speed_mps = c->lat_speed_mps;
+        e->other.length_m = c->spec.length_m;
+        e->other.width_m = c->spec.width_m;
+        e->other.plan = w->priv[c->id].plan;
         e->s_m = c->s_m;
         e->race_dist_m = c->race_dist_m;
         if (fast) {
@@ -337,6 +338,19 @@ static int sim_collect_others(SimWorld *w, int k, DrvOther *out)
     return count;
 }
 
+void sim_views_init(SimWorld *w)
+{
+    for (int id = 0; id < w->car_count; id++) {
+        DrvView *v = &w->views[id];
+        v->track = w->track;
+        v->dt_s = w->dt_s;
+        v->car = &w->cars[id].spec.dyn;
+        v->length_m = w->cars[id].spec.length_m;
+        v->width_m = w->cars[id].spec.width_m;
+        v->others = &w->others[(size_t)id * SIM_VIEW_MAX_OTHERS];
+    }
+}
+
 void sim_build_views(SimWorld *w)
 {
     sim_sense_snapshot(w);
@@ -345,20 +359,15 @@ void sim_build_views(SimWorld *w)
         int id = w->by_s[k];
         const SimCar *c = &w->cars[id];
         DrvView *v = &w->views[id];
-        DrvOther *others = &w->others[(size_t)id * SIM_VIEW_MAX_OTHERS];
-        v->track = w->track;
+        DrvOther *others = &w->others[(size_t)id * SIM_VIEW_MAX_OTHERS]; /* v->others (sim_views_init) */
+        /* track, dt_s, the car and its size, and others are the view's for good (sim_views_init) */
         v->tick = w->tick;
-        v->dt_s = w->dt_s;
         v->laps_done = c->laps;
         v->s_m = c->s_m;
         v->d_m = c->d_m;
         v->speed_mps = c->speed_mps;
         v->lat_speed_mps = c->lat_speed_mps;
-        v->length_m = c->spec.length_m;
-        v->width_m = c->spec.width_m;
-        v->car = &c->spec.dyn;
         v->other_count = sim_collect_others(w, k, others);
-        v->others = others;
         shown += v->other_count;
     }
     w->sense_shown = shown;

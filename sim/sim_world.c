@@ -225,6 +225,7 @@ int sim_world_start(SimWorld *w)
     if (!w->views || !w->others || !w->by_s || !w->sensed || !w->order || !w->pairs || !w->pending ||
         !w->crossings || !w->cross_t || !w->events)
         return 1;
+    sim_views_init(w);
     for (size_t i = 0; i < n * n; i++) {
         w->pairs[i].last_contact_tick = -1;
         w->pairs[i].seen_tick = -2;

@@ -290,6 +290,14 @@ typedef struct TrkSpeedProfile TrkSpeedProfile;
 TrkSpeedProfile *trk_speed_profile_create(const TrkTrack *track, const TrkCarParams *car, TrkPath path,
                                           double grip_scale);
 void trk_speed_profile_free(TrkSpeedProfile *profile);
+/* The part of a profile that depends on the track and the path alone (the path's smoothed curvature, its length per
+ * sample, its slope across the centre line), built once for the profiles of every car and grip on that track:
+ * trk_speed_profile_create_on(base, ...) gives bit for bit what trk_speed_profile_create(track, ..., path, ...) does.
+ * NULL on allocation failure. */
+typedef struct TrkProfileBase TrkProfileBase;
+TrkProfileBase *trk_profile_base_create(const TrkTrack *track, TrkPath path);
+void trk_profile_base_free(TrkProfileBase *base);
+TrkSpeedProfile *trk_speed_profile_create_on(const TrkProfileBase *base, const TrkCarParams *car, double grip_scale);
 double trk_speed_at(const TrkSpeedProfile *profile, double s_m, int *hint); /* m/s, interpolated */
 /* The fastest the car may be at s and still take every corner ahead, braking in time: the profile without the
  * engine's limit (a car in another's tow accelerates faster than its profile assumes), m/s, interpolated. Equal to

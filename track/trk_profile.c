@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define TRK_V_CAP_MPS 150.0  /* a speed no car reaches; the limit on a straight */
 
@@ -151,10 +152,57 @@ static void trk_profile_block_min(const double *v, int n, double *out)
     }
 }
 
-TrkSpeedProfile *trk_speed_profile_create(const TrkTrack *track, const TrkCarParams *car, TrkPath path,
-                                          double grip_scale)
+/* The path's part of a profile (see trk.h): its curvature, its length per sample and, for the driven racing line,
+ * its slope across the centre line, the same for every car and grip. */
+struct TrkProfileBase {
+    int n;
+    double ds_m, length_m;
+    double *kappa;     /* n */
+    double *path_ds_m; /* n */
+    double *slope;     /* n, or NULL: a path with none (trk_long_grip) */
+};
+
+TrkProfileBase *trk_profile_base_create(const TrkTrack *track, TrkPath path)
 {
     int n = track->n;
+    bool driven = path == TRK_PATH_RACING_LINE_DRIVEN;
+    TrkProfileBase *b = calloc(1, sizeof *b);
+    if (b)
+        b->kappa = malloc(sizeof(double) * (driven ? 3 : 2) * (size_t)n);
+    if (!b || !b->kappa) {
+        free(b);
+        return NULL;
+    }
+    b->n = n;
+    b->ds_m = track->ds_m;
+    b->length_m = track->length_m;
+    b->path_ds_m = b->kappa + n;
+    trk_profile_curvature(track, path, b->kappa);
+    for (int i = 0; i < n; i++)
+        b->path_ds_m[i] = path != TRK_PATH_CENTRE ? track->samples[i].line_ds_m : track->ds_m;
+    if (driven) {
+        b->slope = b->path_ds_m + n;
+        for (int i = 0; i < n; i++) {
+            const TrkSample *a = &track->samples[i == 0 ? n - 1 : i - 1], *c2 = &track->samples[i + 1 == n ? 0 : i + 1];
+            const TrkSample *c = &track->samples[i];
+            double scale = 1.0 - c->kappa * c->line_d_m;
+            b->slope[i] = (c2->line_d_m - a->line_d_m) / (2.0 * track->ds_m * (scale > 0.2 ? scale : 0.2));
+        }
+    }
+    return b;
+}
+
+void trk_profile_base_free(TrkProfileBase *base)
+{
+    if (!base)
+        return;
+    free(base->kappa);
+    free(base);
+}
+
+TrkSpeedProfile *trk_speed_profile_create_on(const TrkProfileBase *base, const TrkCarParams *car, double grip_scale)
+{
+    int n = base->n;
     TrkSpeedProfile *p = calloc(1, sizeof *p);
     size_t blocks = ((size_t)n + TRK_PROFILE_BLOCK - 1) / TRK_PROFILE_BLOCK;
     if (p)
@@ -171,28 +219,12 @@ TrkSpeedProfile *trk_speed_profile_create(const TrkTrack *track, const TrkCarPar
     p->path_ds_m = p->kappa + n;
     p->limit_mps = p->path_ds_m + n;
     p->block_min_mps = p->limit_mps + n + 1;
-    trk_profile_curvature(track, path, p->kappa);
-    for (int i = 0; i < n; i++)
-        p->path_ds_m[i] = path != TRK_PATH_CENTRE ? track->samples[i].line_ds_m : track->ds_m;
+    memcpy(p->kappa, base->kappa, sizeof(double) * (size_t)n);
+    memcpy(p->path_ds_m, base->path_ds_m, sizeof(double) * (size_t)n);
     p->n = n;
-    p->ds_m = track->ds_m;
-    p->length_m = track->length_m;
-    double *slope = NULL;
-    if (path == TRK_PATH_RACING_LINE_DRIVEN) {
-        slope = malloc(sizeof(double) * (size_t)n);
-        if (!slope) {
-            trk_speed_profile_free(p);
-            return NULL;
-        }
-        for (int i = 0; i < n; i++) {
-            const TrkSample *a = &track->samples[i == 0 ? n - 1 : i - 1], *b = &track->samples[i + 1 == n ? 0 : i + 1];
-            const TrkSample *c = &track->samples[i];
-            double scale = 1.0 - c->kappa * c->line_d_m;
-            slope[i] = (b->line_d_m - a->line_d_m) / (2.0 * track->ds_m * (scale > 0.2 ? scale : 0.2));
-        }
-    }
-    trk_profile_passes(car, grip_scale, p->kappa, slope, p->path_ds_m, p->v_mps, p->limit_mps, n);
-    free(slope);
+    p->ds_m = base->ds_m;
+    p->length_m = base->length_m;
+    trk_profile_passes(car, grip_scale, p->kappa, base->slope, p->path_ds_m, p->v_mps, p->limit_mps, n);
     trk_profile_block_min(p->v_mps, n, p->block_min_mps);
     double t = 0.0;
     for (int i = 0; i < n; i++) {
@@ -200,6 +232,15 @@ TrkSpeedProfile *trk_speed_profile_create(const TrkTrack *track, const TrkCarPar
         t += p->path_ds_m[i] / (vm > 0.1 ? vm : 0.1);
     }
     p->lap_time_s = t;
+    return p;
+}
+
+TrkSpeedProfile *trk_speed_profile_create(const TrkTrack *track, const TrkCarParams *car, TrkPath path,
+                                          double grip_scale)
+{
+    TrkProfileBase *base = trk_profile_base_create(track, path);
+    TrkSpeedProfile *p = base ? trk_speed_profile_create_on(base, car, grip_scale) : NULL;
+    trk_profile_base_free(base);
     return p;
 }
 
