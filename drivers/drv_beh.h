@@ -37,9 +37,12 @@ typedef struct DrvBehCtx {
     const TrkTrack *track;        /* read by drv_attack_judge and drv_beh_defend; NULL = neither */
     DrvAttack attack;             /* drv_attack_judge's verdict for this tick */
     int attacked_id;              /* the car the last decision's attack was on (DrvPlan.attacked_id), -1 for none */
-    struct DrvLanesSlots *lanes_slots; /* the driver's kept places of the map's slots among the lanes (drv_lanes.h),
-                                        * read by drv_beh_commit; NULL = worked out each time */
-    DrvMapStamp *edge_tokens;     /* the driver's kept stamp of the edges' token danger (drv_beh_edge); NULL = none */
+    /* what depends on the map's span alone, which the driver keeps from one decision to the next while its maps span
+     * the same offsets (the same track edges): read-only here */
+    const struct DrvLanesSlots *lanes_slots; /* where the map's slots fall among the lanes (drv_lanes_slots), read by
+                                              * drv_beh_commit; NULL = worked out there */
+    const DrvMapStamp *edge_tokens; /* the edges' token danger on the map's span (drv_beh_edge_tokens), merged by
+                                     * drv_beh_edge; NULL = written there */
 } DrvBehCtx;
 
 typedef void DrvBehaviourFn(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
@@ -54,6 +57,8 @@ void drv_beh_avoid(const DrvView *view, const DrvPersonality *p, const DrvBehCtx
 void drv_beh_draft(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
 /* The track limits: where the track narrows ahead, and a token margin at the edges. */
 void drv_beh_edge(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
+/* The token danger drv_beh_edge writes at both edges of today's track: a function of the map's span alone. */
+void drv_beh_edge_tokens(DrvContextMap *map, DrvMapWhich which);
 /* Corner commitment: danger on lanes the car is too fast to hold through the corners ahead (see the file). */
 void drv_beh_commit(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map);
 /* Attack: interest in the lane beside the car we follow, when we get alongside it there before its line needs it. */

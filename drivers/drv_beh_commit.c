@@ -89,12 +89,9 @@ void drv_beh_commit(const DrvView *view, const DrvPersonality *p, const DrvBehCt
     double line_band = drv_fmax(DRV_COMMIT_LINE_BAND_M, 1.5 * map->step_m);
     const DrvLanes *lanes = ctx->lanes;
     bool part = lanes->count >= 2 && lanes->count <= DRV_LANES_COLUMN_MAX;
-    /* each slot's place among the lanes, kept from the last decision when its map had the same slots
-     * (drv_lanes_slots): the places of a fresh drv_lanes_column_speed at the slots' offsets */
-    const DrvLanesSlots *places =
-        part && ctx->lanes_slots != NULL
-            ? drv_lanes_slots(ctx->lanes_slots, lanes, map->slots, map->d_left_m, map->step_m)
-            : NULL;
+    /* each slot's place among the lanes as the driver kept it for this map (drv_lanes_slots): the places of a fresh
+     * drv_lanes_column_speed at the slots' offsets */
+    const DrvLanesSlots *places = part ? ctx->lanes_slots : NULL;
     DrvLanesColumn col;
     const DrvLanesColumn *column = NULL; /* NULL: each slot reads the lanes itself */
     int j_lo, j_hi;

@@ -13,8 +13,7 @@
 #define DRV_EDGE_NARROWING_SKIRT_M 0.5
 #define DRV_EDGE_FAR_M 20.0 /* "beyond the edge" for a band: further than any track is wide */
 
-/* The token danger at both edges of today's track: a function of the map's span alone. */
-static void drv_edge_tokens(DrvContextMap *map, DrvMapWhich which)
+void drv_beh_edge_tokens(DrvContextMap *map, DrvMapWhich which)
 {
     double l = map->d_left_m, r = map->d_right_m;
     drv_map_write_band(map, which, l, l + DRV_EDGE_FAR_M, DRV_EDGE_TOKEN_DANGER, DRV_EDGE_ZONE_M);
@@ -26,12 +25,10 @@ void drv_beh_edge(const DrvView *view, const DrvPersonality *p, const DrvBehCtx 
     (void)view;
     (void)p;
     double l = map->d_left_m, r = map->d_right_m;
-    /* consecutive maps mostly span the same offsets (the same track edges): the tokens are then merged as the
-     * driver kept them (drv_map_stamp) */
     if (ctx->edge_tokens != NULL)
-        drv_map_stamp_merge(map, DRV_MAP_DANGER, drv_map_stamp(ctx->edge_tokens, map, DRV_MAP_DANGER, drv_edge_tokens));
+        drv_map_stamp_merge(map, DRV_MAP_DANGER, ctx->edge_tokens); /* as the driver kept them for this span */
     else
-        drv_edge_tokens(map, DRV_MAP_DANGER);
+        drv_beh_edge_tokens(map, DRV_MAP_DANGER);
     if (ctx->d_left_ahead_m < l)
         drv_map_write_band(map, DRV_MAP_DANGER, ctx->d_left_ahead_m, ctx->d_left_ahead_m + DRV_EDGE_FAR_M,
                            DRV_EDGE_NARROWING_DANGER, DRV_EDGE_NARROWING_SKIRT_M);

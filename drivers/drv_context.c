@@ -211,13 +211,15 @@ void drv_context_decide(DrvDriver *driver, const DrvView *view, DrvHere *here, d
         .s_m = view->s_m,
         .track = trk,
         .attacked_id = driver->plan.valid ? driver->plan.attacked_id : -1,
-        .lanes_slots = &driver->lanes_slots,
-        .edge_tokens = &driver->edge_tokens,
     };
     ctx.attack = drv_attack_judge(view, &ctx);
 
     DrvContextMap map;
     drv_map_init(&map, drv_context_slots(view, p), d_left, d_right);
+    /* what depends on the map's span alone, kept from the last decision whose map spanned the same offsets */
+    ctx.edge_tokens = drv_map_stamp(&driver->edge_tokens, &map, DRV_MAP_DANGER, drv_beh_edge_tokens);
+    if (driver->lanes != NULL && driver->lanes->count >= 2)
+        ctx.lanes_slots = drv_lanes_slots(&driver->lanes_slots, driver->lanes, map.slots, map.d_left_m, map.step_m);
     drv_context_behaviours(view, p, &ctx, &map, &driver->blur_weights);
     drv_post_hysteresis(&map, &driver->prev, &driver->has_prev, drv_hysteresis_weight(driver, view->tick));
     DrvResolveResult res;
