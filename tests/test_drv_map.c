@@ -1,6 +1,9 @@
 /* test_drv_map.c: the context map's metre-based write helpers, at several slot counts. */
 #include "../drivers/drv_map.h"
 #include "../drivers/drv_post.h"
+#include "../drivers/drv_beh.h"
+
+#include <string.h>
 #include "tst.h"
 
 static const int counts[] = {8, 16, 32, 64};
@@ -134,6 +137,60 @@ static int test_degenerate_span(void)
     return 0;
 }
 
+/* Two bands of a fixed shape on a map's span: a write whose effect depends on the span alone. */
+static void write_two_bands(DrvContextMap *map, DrvMapWhich which)
+{
+    drv_map_write_band(map, which, map->d_left_m - 0.6, map->d_left_m + 20.0, 0.04, 0.25);
+    drv_map_write_band(map, which, -1.0, 0.5, 0.3, 0.4);
+}
+
+/* A kept stamp merged into a map gives what the write itself gives, bit for bit, whatever was written before or
+ * after it; kept for one span, it is worked out again for another, and is then the new span's. */
+static int test_stamp_is_the_write(void)
+{
+    const double spans[][2] = {{5.0, -5.0}, {5.0, -5.0}, {4.2, -6.1}, {5.0, -5.0}};
+    DrvMapStamp stamp = {0};
+    for (int c = 0; c < NCOUNTS; c++) {
+        for (int k = 0; k < 4; k++) {
+            DrvContextMap direct, merged;
+            drv_map_init(&direct, counts[c], spans[k][0], spans[k][1]);
+            drv_map_init(&merged, counts[c], spans[k][0], spans[k][1]);
+            drv_map_write_band(&direct, DRV_MAP_DANGER, 2.0, 3.0, 0.02, 1.0); /* below the stamp's values */
+            drv_map_write_band(&merged, DRV_MAP_DANGER, 2.0, 3.0, 0.02, 1.0);
+            write_two_bands(&direct, DRV_MAP_DANGER);
+            const DrvMapStamp *st = drv_map_stamp(&stamp, &merged, DRV_MAP_DANGER, write_two_bands);
+            drv_map_stamp_merge(&merged, DRV_MAP_DANGER, st);
+            drv_map_write_point(&direct, DRV_MAP_DANGER, -4.0, 0.9);
+            drv_map_write_point(&merged, DRV_MAP_DANGER, -4.0, 0.9);
+            TST_CHECK(memcmp(direct.danger, merged.danger, (size_t)counts[c] * sizeof direct.danger[0]) == 0);
+            TST_CHECK(memcmp(direct.interest, merged.interest, (size_t)counts[c] * sizeof direct.interest[0]) == 0);
+        }
+    }
+    return 0;
+}
+
+/* The edge behaviour writes the same map whether the driver hands it the edges' tokens kept for the span or not. */
+static int test_edge_tokens_kept_or_not(void)
+{
+    DrvBehCtx ctx = {0};
+    ctx.d_left_ahead_m = 3.0, ctx.d_right_ahead_m = -5.0; /* the track narrower ahead on the left */
+    DrvMapStamp stamp = {0};
+    DrvPersonality p = drv_default_personality();
+    DrvView view = {0};
+    for (int c = 0; c < NCOUNTS; c++) {
+        DrvContextMap bare, kept;
+        drv_map_init(&bare, counts[c], 4.0, -5.0);
+        drv_map_init(&kept, counts[c], 4.0, -5.0);
+        drv_beh_edge(&view, &p, &ctx, &bare);
+        DrvBehCtx with = ctx;
+        with.edge_tokens = drv_map_stamp(&stamp, &kept, DRV_MAP_DANGER, drv_beh_edge_tokens);
+        drv_beh_edge(&view, &p, &with, &kept);
+        TST_CHECK(memcmp(bare.danger, kept.danger, (size_t)counts[c] * sizeof bare.danger[0]) == 0);
+        TST_CHECK(bare.danger[0] > 0.0f); /* the tokens and the narrowing were written */
+    }
+    return 0;
+}
+
 int main(void)
 {
     TST_RUN(test_slot_geometry);
@@ -144,5 +201,7 @@ int main(void)
     TST_RUN(test_merge_is_max);
     TST_RUN(test_consistent_across_counts);
     TST_RUN(test_degenerate_span);
+    TST_RUN(test_stamp_is_the_write);
+    TST_RUN(test_edge_tokens_kept_or_not);
     return tst_report();
 }

@@ -5,6 +5,7 @@
  * them and races exactly as one that builds its own. */
 #include "../drivers/drv.h"
 #include "../drivers/drv_internal.h"
+#include "../drivers/drv_lanes.h"
 #include "../drivers/drv_tables.h"
 #include "../sim/sim.h"
 #include "tst.h"
@@ -249,6 +250,77 @@ static int test_session_lent_tables(void)
     return 0;
 }
 
+/* The track's part of the tables, built once and used for several grips in turn (the way a race's cache uses it),
+ * gives each grip the plan and lanes a build of its own gives, bit for bit: using it changes nothing in it. */
+static int test_track_part_shared_across_grips(void)
+{
+    const char *paths[] = {"data/tracks/gp.ini", "data/tracks/tech.ini"};
+    const double grips[] = {1.0, 0.88, 0.95, 0.88};
+    TrkCarParams car = trk_default_car();
+    for (int t = 0; t < 2; t++) {
+        TrkTrack *track = load_track(paths[t]);
+        TST_CHECK(track != NULL);
+        TrkProfileBase *base = trk_profile_base_create(track, TRK_PATH_RACING_LINE_DRIVEN);
+        DrvLanesTrack *lt = drv_lanes_track_create(track);
+        TST_CHECK(base != NULL && lt != NULL);
+        double length = trk_length(track);
+        for (int g = 0; g < 4; g++) {
+            TrkSpeedProfile *shared = trk_speed_profile_create_on(base, &car, grips[g]);
+            TrkSpeedProfile *own = trk_speed_profile_create(track, &car, TRK_PATH_RACING_LINE_DRIVEN, grips[g]);
+            DrvLanes *shared_l = drv_lanes_create_on(lt, &car, 0.92 * grips[g], grips[g]);
+            DrvLanes *own_l = drv_lanes_create(track, &car, 0.92 * grips[g], grips[g]);
+            TST_CHECK(shared != NULL && own != NULL && shared_l != NULL && own_l != NULL);
+            TST_CHECK(trk_profile_lap_time(shared) == trk_profile_lap_time(own));
+            bool same = true;
+            for (double s = 0.0; s < length && same; s += 0.5)
+                same = trk_speed_at(shared, s, NULL) == trk_speed_at(own, s, NULL) &&
+                       trk_speed_limit_at(shared, s, NULL) == trk_speed_limit_at(own, s, NULL) &&
+                       trk_speed_floor(shared, s, 200.0) == trk_speed_floor(own, s, 200.0);
+            TST_CHECK(same);
+            TST_CHECK(shared_l->n == own_l->n && shared_l->count == own_l->count);
+            size_t bytes = (size_t)own_l->n * (size_t)own_l->count * sizeof own_l->v_mps[0];
+            TST_CHECK(memcmp(shared_l->v_mps, own_l->v_mps, bytes) == 0);
+            trk_speed_profile_free(shared);
+            trk_speed_profile_free(own);
+            drv_lanes_destroy(shared_l);
+            drv_lanes_destroy(own_l);
+        }
+        trk_profile_base_free(base);
+        drv_lanes_track_destroy(lt);
+        trk_free(track);
+    }
+    return 0;
+}
+
+/* Where a map's slots fall among the lanes, kept by the driver: each slot's place is drv_lanes_place's, and a new
+ * span or slot count is worked out again, not read from the old one. */
+static int test_lanes_slots_kept(void)
+{
+    TrkTrack *track = load_track("data/tracks/gp.ini");
+    TST_CHECK(track != NULL);
+    TrkCarParams car = trk_default_car();
+    DrvLanes *lanes = drv_lanes_create(track, &car, 0.9, 0.95);
+    TST_CHECK(lanes != NULL);
+    DrvLanesSlots kept = {0};
+    const struct {
+        int slots;
+        double left, step;
+    } maps[] = {{32, 5.5, 0.3}, {32, 5.5, 0.3}, {32, 4.9, 0.3}, {20, 4.9, 0.5}};
+    for (int m = 0; m < 4; m++) {
+        const DrvLanesSlots *ls = drv_lanes_slots(&kept, lanes, maps[m].slots, maps[m].left, maps[m].step);
+        TST_CHECK(ls == &kept && ls->slots == maps[m].slots);
+        for (int i = 0; i < maps[m].slots; i++) {
+            int j;
+            double t;
+            drv_lanes_place(lanes->d0_m, lanes->spacing_m, lanes->count, maps[m].left - i * maps[m].step, &j, &t);
+            TST_CHECK(ls->j[i] == j && ls->t[i] == t);
+        }
+    }
+    drv_lanes_destroy(lanes);
+    trk_free(track);
+    return 0;
+}
+
 int main(void)
 {
     TST_RUN(test_same_inputs_share);
@@ -257,5 +329,7 @@ int main(void)
     TST_RUN(test_destroy_any_order);
     TST_RUN(test_shared_race_identical);
     TST_RUN(test_session_lent_tables);
+    TST_RUN(test_track_part_shared_across_grips);
+    TST_RUN(test_lanes_slots_kept);
     return tst_report();
 }
