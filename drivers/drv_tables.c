@@ -48,17 +48,33 @@ static bool drv_tables_build_on(const DrvTrackPart *part, const TrkCarParams *ca
     return false;
 }
 
+static void drv_track_part_free(DrvTrackPart *part)
+{
+    trk_profile_base_free(part->plan_base);
+    drv_lanes_track_destroy(part->lanes_track);
+}
+
+/* The track's part of the tables; false (nothing held) on allocation failure. */
+static bool drv_track_part_create(const TrkTrack *track, DrvTrackPart *part)
+{
+    *part = (DrvTrackPart){track, trk_profile_base_create(track, TRK_PATH_RACING_LINE_DRIVEN),
+                           drv_lanes_track_create(track)};
+    if (part->plan_base != NULL && part->lanes_track != NULL)
+        return true;
+    drv_track_part_free(part);
+    return false;
+}
+
 bool drv_tables_build(const TrkTrack *track, const TrkCarParams *car, double grip_use, TrkSpeedProfile **profile,
                       DrvLanes **lanes)
 {
-    DrvTrackPart part = {track, trk_profile_base_create(track, TRK_PATH_RACING_LINE_DRIVEN),
-                         drv_lanes_track_create(track)};
-    bool ok = part.plan_base != NULL && part.lanes_track != NULL &&
-              drv_tables_build_on(&part, car, grip_use, profile, lanes);
-    trk_profile_base_free(part.plan_base);
-    drv_lanes_track_destroy(part.lanes_track);
-    if (!ok)
+    DrvTrackPart part;
+    if (!drv_track_part_create(track, &part)) {
         *profile = NULL, *lanes = NULL;
+        return false;
+    }
+    bool ok = drv_tables_build_on(&part, car, grip_use, profile, lanes);
+    drv_track_part_free(&part);
     return ok;
 }
 
@@ -76,14 +92,8 @@ static const DrvTrackPart *drv_table_track_part(DrvTableCache *cache, const TrkT
         cache->tracks = tracks;
         cache->track_cap = cap;
     }
-    DrvTrackPart part = {track, trk_profile_base_create(track, TRK_PATH_RACING_LINE_DRIVEN),
-                         drv_lanes_track_create(track)};
-    if (part.plan_base == NULL || part.lanes_track == NULL) {
-        trk_profile_base_free(part.plan_base);
-        drv_lanes_track_destroy(part.lanes_track);
+    if (!drv_track_part_create(track, &cache->tracks[cache->track_count]))
         return NULL;
-    }
-    cache->tracks[cache->track_count] = part;
     return &cache->tracks[cache->track_count++];
 }
 
@@ -103,10 +113,8 @@ void drv_table_cache_destroy(DrvTableCache *cache)
         trk_speed_profile_free(cache->entries[i].profile);
         drv_lanes_destroy(cache->entries[i].lanes);
     }
-    for (int i = 0; i < cache->track_count; i++) {
-        trk_profile_base_free(cache->tracks[i].plan_base);
-        drv_lanes_track_destroy(cache->tracks[i].lanes_track);
-    }
+    for (int i = 0; i < cache->track_count; i++)
+        drv_track_part_free(&cache->tracks[i]);
     free(cache->tracks);
     free(cache->entries);
     free(cache);

@@ -185,8 +185,7 @@ TrkProfileBase *trk_profile_base_create(const TrkTrack *track, TrkPath path)
         for (int i = 0; i < n; i++) {
             const TrkSample *a = &track->samples[i == 0 ? n - 1 : i - 1], *c2 = &track->samples[i + 1 == n ? 0 : i + 1];
             const TrkSample *c = &track->samples[i];
-            double scale = 1.0 - c->kappa * c->line_d_m;
-            b->slope[i] = (c2->line_d_m - a->line_d_m) / (2.0 * track->ds_m * (scale > 0.2 ? scale : 0.2));
+            b->slope[i] = (c2->line_d_m - a->line_d_m) / (2.0 * track->ds_m * trk_path_scale(c->kappa, c->line_d_m));
         }
     }
     return b;
