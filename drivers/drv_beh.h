@@ -14,7 +14,8 @@
 /* The verdict on the car we follow (drv_beh_attack.c): whether we can get alongside it, and on which lane. */
 typedef struct DrvAttack {
     const DrvOther *target; /* the nearest car ahead in our lane, else the car of an attack under way while we are
-                             * beside and behind it, within range; NULL when none (or on lap 1) */
+                             * beside and behind it, within range; NULL when none (or in the first
+                             * lap's manners) */
     bool feasible;          /* we get alongside it, on the lane at d_m, before its line needs that lane */
     double d_m;
 } DrvAttack;
@@ -37,6 +38,7 @@ typedef struct DrvBehCtx {
     const TrkTrack *track;        /* read by drv_attack_judge and drv_beh_defend; NULL = neither */
     DrvAttack attack;             /* drv_attack_judge's verdict for this tick */
     int attacked_id;              /* the car the last decision's attack was on (DrvPlan.attacked_id), -1 for none */
+    bool first_lap_manners;       /* in the start's pack on the first lap: no attack or defence (drv_internal.h) */
     /* what depends on the map's span alone, which the driver keeps from one decision to the next while its maps span
      * the same offsets (the same track edges): read-only here */
     const struct DrvLanesSlots *lanes_slots; /* where the map's slots fall among the lanes (drv_lanes_slots), read by

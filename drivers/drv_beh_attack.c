@@ -1,4 +1,4 @@
-/* drv_beh_attack.c: attacking the car we follow, from the second lap.
+/* drv_beh_attack.c: attacking the car we follow, once clear of the start's pack.
  *
  * The car we follow (the nearest car ahead in our lane) can be passed only on a side where we get alongside it before
  * its racing line needs that side: at a corner's turn-in the line crosses the track, and a car that dives beside it
@@ -246,11 +246,27 @@ static DrvLaneVerdict drv_attack_lane(const DrvView *view, const DrvBehCtx *ctx,
     return DRV_LANE_NOT_CAUGHT; /* not alongside within the horizon: not catching it fast enough to pass */
 }
 
+/* Whether another car than o, beside it or between it and us, is in the lane at offset d: then that lane is no way
+ * past o (two cars abreast ahead leave a gap between them that is no lane to attack through). */
+static bool drv_attack_lane_taken(const DrvView *view, const DrvOther *o, double d)
+{
+    for (int i = 0; i < view->other_count; i++) {
+        const DrvOther *q = &view->others[i];
+        if (q->ds_m > o->ds_m + 0.5 * (o->length_m + q->length_m))
+            break; /* sorted by ds: every later car is further ahead than o */
+        if (q == o || q->ds_m < -0.5 * (view->length_m + q->length_m))
+            continue;
+        if (fabs(q->d_m - d) < 0.5 * (view->width_m + q->width_m) + DRV_BEH_SIDE_MARGIN_M)
+            return true;
+    }
+    return false;
+}
+
 DrvAttack drv_attack_judge(const DrvView *view, const DrvBehCtx *ctx)
 {
     DrvAttack a = {NULL, false, 0.0};
-    if (view->laps_done == 0 || ctx->track == NULL || ctx->lanes == NULL || ctx->plan == NULL)
-        return a; /* the first lap keeps its pack manners (drv_beh_avoid.c) */
+    if (ctx->first_lap_manners || ctx->track == NULL || ctx->lanes == NULL || ctx->plan == NULL)
+        return a;
     a.target = drv_attack_followed(view, ctx);
     if (a.target == NULL)
         return a;
@@ -267,6 +283,10 @@ DrvAttack drv_attack_judge(const DrvView *view, const DrvBehCtx *ctx)
             double d = o->d_m + k * (side + wider);
             if (!*side_open || d > ctx->d_left_ahead_m || d < ctx->d_right_ahead_m)
                 continue;
+            if (drv_attack_lane_taken(view, o, d)) {
+                *side_open = false; /* and the lanes beyond it on this side: the other car is in the way there too */
+                continue;
+            }
             DrvLaneVerdict verdict = drv_attack_lane(view, ctx, o, d, &way, &scan[(k + 1) / 2]);
             if (verdict == DRV_LANE_HOLDS) {
                 a.feasible = true;

@@ -4,8 +4,8 @@
  * we cannot go through it. A car ahead is danger in proportion to how soon we would hit it (time to contact over
  * the driver's horizon), plus a little when it is very close in time even at equal speed (less, on a straight, for
  * a driver who likes the tow: sitting in a wake is drafting). Into and through corners the danger of a car ahead
- * is instead the braking needed to follow it (see drv_avoid_ahead_danger). From the second lap, the car we follow
- * and cannot get alongside (drv_beh_attack.c) is no danger at all: we follow it in its wake, and how close is the
+ * is instead the braking needed to follow it (see drv_avoid_ahead_danger). Clear of the start's pack, the car we
+ * follow and cannot get alongside (drv_beh_attack.c) is no danger at all: we follow it in its wake, and how close is the
  * safe-following limit's business (drv_follow.c). Danger covers the other car's width plus ours and a small margin,
  * with the driver's skirt of decreasing danger either side.
  *
@@ -34,7 +34,7 @@
 #define DRV_AVOID_GAP_CARS 16           /* cars ahead kept for the narrow-gap pass (the nearest ones) */
 #define DRV_AVOID_EDGE_FAR_M 20.0       /* "beyond the edge" for a band: further than any track is wide */
 #define DRV_AVOID_BEHIND_GAP_M 1.5      /* a car beside our line with its nose this near our tail is a wall... */
-#define DRV_AVOID_BEHIND_CLOSING_S 0.5  /* ...and further by this many seconds of its closing speed */
+#define DRV_AVOID_BEHIND_CLOSING_S 1.0  /* ...and further by this many seconds of its closing speed */
 #define DRV_AVOID_SLOW_HEADWAY_S 1.2    /* a slower car ahead nearer than this in time devalues its lane... */
 #define DRV_AVOID_SLOW_LAP1_HEADWAY_S 1.5 /* ...this on the first lap, where the pack is dense (the longer: the
                                           * range avoid reads cars in, on every lap) */
@@ -161,8 +161,10 @@ static double drv_avoid_ahead_danger(const DrvView *view, const DrvPersonality *
 
 /* A car just behind, beside our line rather than in our wake, has nowhere to go if we cut across in front of it:
  * its lane is a wall, as for a car alongside (no skirt: it only has to stop the walk). Most lap-1 contacts of a
- * standing start were a car sweeping across the nose of one half a metre behind it. A car in our wake, or further
- * back, is following us: its driver's problem. */
+ * standing start were a car sweeping across the nose of one half a metre behind it. A car closing fast is one as
+ * far back as it closes in a second: braking into turn 1 it brakes as hard as we do, so what it closes it keeps
+ * closing, and a move across its nose there was a rear-end. A car in our wake, or further back, is following us:
+ * its driver's problem. */
 static void drv_avoid_behind(DrvContextMap *map, const DrvView *view, const DrvOther *o, double gap, double od)
 {
     double reach = DRV_AVOID_BEHIND_GAP_M + drv_fmax(o->speed_mps - view->speed_mps, 0.0) * DRV_AVOID_BEHIND_CLOSING_S;

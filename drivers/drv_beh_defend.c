@@ -1,4 +1,4 @@
-/* drv_beh_defend.c: covering the inside before a braking zone, from the second lap.
+/* drv_beh_defend.c: covering the inside before a braking zone, once clear of the start's pack.
  *
  * A car close behind us in our wake, keeping up with us, is the car that may attack us at the next corner, and it
  * would dive up the inside of it. When our plan brakes for a corner within DRV_DEFEND_AHEAD_S, we take the inside
@@ -58,7 +58,7 @@ static int drv_defend_inside(const DrvView *view, const DrvBehCtx *ctx)
 
 void drv_beh_defend(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map)
 {
-    if (!(p->defend > 0.0) || view->laps_done == 0 || ctx->track == NULL || ctx->plan == NULL)
+    if (!(p->defend > 0.0) || ctx->first_lap_manners || ctx->track == NULL || ctx->plan == NULL)
         return;
     if (drv_defend_attacker(view) == NULL)
         return;

@@ -211,6 +211,7 @@ void drv_context_decide(DrvDriver *driver, const DrvView *view, DrvHere *here, d
         .s_m = view->s_m,
         .track = trk,
         .attacked_id = driver->plan.valid ? driver->plan.attacked_id : -1,
+        .first_lap_manners = drv_first_lap_manners(driver, view),
     };
     ctx.attack = drv_attack_judge(view, &ctx);
 

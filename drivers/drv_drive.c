@@ -29,15 +29,15 @@
 #define DRV_COURSE_MEET_MAX_S 3.0        /* the line is followed this far in time to where we would catch a car */
 #define DRV_COURSE_SAMPLES 4             /* points of the line looked at on the way */
 #define DRV_COURSE_RANGE_M 80.0          /* cars further ahead than this are not followed yet */
-#define DRV_FILE_AHEAD_M 12.0          /* single file: cars this far ahead (centre to centre) may be beside us */
-#define DRV_FILE_GAP_M 1.0             /* a bumper gap below this counts as beside */
+#define DRV_FILE_GAP_M 1.0             /* single file: a bumper gap below this counts as beside... */
+#define DRV_FILE_RANGE_M 8.0           /* ...and a car ahead nearer than this may be beside us where the sweep begins */
+#define DRV_FILE_AHEAD_M 20.0          /* centre to centre, cars further ahead are beyond that range (any car's length) */
 #define DRV_FILE_SIDE_M 2.5            /* lateral clearance beyond the half-widths within which it counts */
 #define DRV_FILE_MIN_LOOK_M 30.0       /* the sweep is read at least this far ahead, m */
 #define DRV_FILE_LOOK_SHARE 1.0        /* of the driver's lookahead: how far ahead the line's sweep is read */
 #define DRV_FILE_SAMPLES 8             /* points of the line read over that reach */
 #define DRV_FILE_SWEEP_M 2.0           /* the line spanning this much across the track within the reach: a sweep */
-#define DRV_FILE_DROP_MPS 1.0          /* the car behind runs this much slower than the one beside, m/s */
-#define DRV_FILE_DROP_GAIN 0.5         /* 1/s per metre of overlap */
+#define DRV_FILE_MIN_TIME_S 0.5        /* the least time counted on to drop back, s (none is left in the sweep) */
 #define DRV_HELD_BRAKE_SHARE 0.8       /* of the lanes' grip: the braking counted on to come down to a lane's cap */
 #define DRV_HELD_MIN_REACH_S 0.5       /* s: the line is read at least this far ahead in time */
 #define DRV_REJOIN_SAMPLES 8           /* points of the way back checked */
@@ -184,37 +184,49 @@ static void drv_line_ahead(const DrvDriver *driver, const DrvView *view, double 
     trk_line_d_n(driver->track, s_k, line_k, n);
 }
 
-/* Single file where the racing line sweeps across the track (a chicane, an S-bend): two cars side by side there
- * cannot both hold their lanes, since the line (which both track in part) crosses them within a few car lengths. The
- * car behind (the other's nose ahead of ours) drops back to run behind it instead of sliding into it. Returns the
- * speed limit, or INFINITY. */
-static double drv_single_file_speed(const DrvDriver *driver, const DrvView *view, int first, const DrvPersonality *p)
+/* The time until we reach the start of a sweep of the racing line across the track (a chicane, an S-bend) within
+ * the driver's lookahead, s; INFINITY when the line does not sweep. */
+static double drv_sweep_time(const DrvDriver *driver, const DrvView *view, const DrvPersonality *p)
 {
-    const DrvOther *beside = NULL;
-    for (int i = first; i < view->other_count; i++) {
-        const DrvOther *o = &view->others[i];
-        if (o->ds_m > DRV_FILE_AHEAD_M)
-            break;
-        if (o->ds_m <= 0.0 || drv_beh_gap_m(view, o) >= DRV_FILE_GAP_M)
-            continue;
-        double half = 0.5 * (view->width_m + o->width_m);
-        if (fabs(o->d_m - view->d_m) > half + DRV_FILE_SIDE_M)
-            continue;
-        beside = o;
-        break;
-    }
-    if (beside == NULL)
-        return INFINITY;
-    double lo = INFINITY, hi = -INFINITY;
     double reach = drv_fmax(DRV_FILE_MIN_LOOK_M, view->speed_mps * p->lookahead_s * DRV_FILE_LOOK_SHARE);
     double s_k[DRV_FILE_SAMPLES], line_k[DRV_FILE_SAMPLES];
     drv_line_ahead(driver, view, reach, DRV_FILE_SAMPLES, s_k, line_k);
-    for (int k = 0; k < DRV_FILE_SAMPLES; k++)
+    double lo = line_k[0], hi = line_k[0];
+    for (int k = 1; k < DRV_FILE_SAMPLES; k++) {
         lo = drv_fmin(lo, line_k[k]), hi = drv_fmax(hi, line_k[k]);
-    if (hi - lo < DRV_FILE_SWEEP_M)
-        return INFINITY;
-    double overlap = DRV_FILE_GAP_M - drv_beh_gap_m(view, beside);
-    return drv_fmax(0.0, beside->speed_mps - DRV_FILE_DROP_MPS - DRV_FILE_DROP_GAIN * overlap);
+        if (hi - lo >= DRV_FILE_SWEEP_M)
+            return (s_k[k - 1] - view->s_m) / drv_fmax(view->speed_mps, 1.0);
+    }
+    return INFINITY;
+}
+
+/* Single file where the racing line sweeps across the track: two cars side by side there cannot both hold their
+ * lanes, since the line (which both track in part) crosses them within a few car lengths. The car behind (the
+ * other's nose ahead of ours) must be a bumper gap behind it where the sweep begins. The limit is a braking curve
+ * to that point: the speed that drops back by what is missing in the time left. A limit that only began once the
+ * other car was beside us in the sweep dropped our target by 15 m/s at once, and the braking mid-bend took the grip
+ * the bend needed: the car slid into the one beside it. Returns the speed limit, or INFINITY. */
+static double drv_single_file_speed(const DrvDriver *driver, const DrvView *view, int first, const DrvPersonality *p)
+{
+    double t_sweep = NAN; /* read once, for the first car that needs it */
+    double cap = INFINITY;
+    for (int i = first; i < view->other_count; i++) {
+        const DrvOther *o = &view->others[i];
+        if (o->ds_m > DRV_FILE_AHEAD_M)
+            break; /* sorted by ds: every later car is further ahead */
+        double gap = drv_beh_gap_m(view, o);
+        if (o->ds_m <= 0.0 || !(gap < DRV_FILE_RANGE_M))
+            continue;
+        if (fabs(o->d_m - view->d_m) > 0.5 * (view->width_m + o->width_m) + DRV_FILE_SIDE_M)
+            continue;
+        if (isnan(t_sweep))
+            t_sweep = drv_sweep_time(driver, view, p);
+        if (t_sweep == INFINITY)
+            return INFINITY;
+        double missing = DRV_FILE_GAP_M - gap;
+        cap = drv_fmin(cap, drv_fmax(0.0, o->speed_mps - missing / drv_fmax(t_sweep, DRV_FILE_MIN_TIME_S)));
+    }
+    return cap;
 }
 
 /* Off the racing line the line's speed plan does not hold: a car holding another offset through a corner follows

@@ -15,6 +15,8 @@
 #define DRV_NOISE_PERIOD_S 0.5
 #define DRV_NOISE_SPEED 0.02             /* at noise 1: up to 2 % slower targets */
 #define DRV_NOISE_D_M 0.4                /* at noise 1: up to 0.4 m perception error */
+#define DRV_PACK_CLEAR_S 1.0             /* clear of the start's pack: no other car within this many seconds... */
+#define DRV_PACK_CLEAR_MPS 20.0          /* ...at our speed, once at least this fast (off the grid) */
 
 /* The driver's profile and lanes: borrowed from the cache, or built and owned when there is none. */
 static bool drv_driver_tables(DrvDriver *driver, DrvTableCache *tables)
@@ -54,6 +56,7 @@ DrvDriver *drv_create_ex(const DrvPersonality *p, const TrkTrack *track, const T
     driver->hints = (DrvHints){-1, -1, -1, -1, -1, -1};
     driver->decide_periods_valid = false; /* computed on the first tick, for its dt */
     driver->noise = (DrvNoise){0.0, 1.0, 0.0};
+    driver->in_start_pack = true;
     for (int k = 2; k <= DRV_HYST_POW_TICKS; k++)
         driver->hyst_pow[k] = pow(p->hysteresis, (double)k);
     driver->debug.resolver = p->resolver;
@@ -188,8 +191,25 @@ inline void drv_noise_update(DrvDriver *driver, const DrvView *view)
 /* A tick of either model: the reaction noise, the track at the car and the racing line's target point (which moves
  * with the car, so they are read every tick, also between decisions), the model's decision when one is due, then
  * the shared control toward the plan. */
+/* Whether a car that was in the start's pack still is: on the first lap, until it is at speed with no other car
+ * within DRV_PACK_CLEAR_S ahead or behind (as far as its view reaches). Once clear it stays clear, also when the
+ * field closes up on it again later in the lap: it is racing by then. */
+static bool drv_still_in_start_pack(bool was, const DrvView *view)
+{
+    if (!was || view->laps_done > 0)
+        return false;
+    if (!(view->speed_mps >= DRV_PACK_CLEAR_MPS))
+        return true;
+    double reach = DRV_PACK_CLEAR_S * view->speed_mps;
+    for (int i = 0; i < view->other_count; i++)
+        if (fabs(view->others[i].ds_m) < reach)
+            return true;
+    return false;
+}
+
 void drv_think(DrvDriver *driver, const DrvView *view, DrvControls *out)
 {
+    driver->in_start_pack = drv_still_in_start_pack(driver->in_start_pack, view);
     bool decide = drv_decision_due(driver, view);
     drv_noise_update(driver, view);
     double s_ahead = view->s_m + 2.0 + view->speed_mps * DRV_LINE_LOOKAHEAD_FRACTION * driver->p.lookahead_s;

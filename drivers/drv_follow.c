@@ -2,15 +2,16 @@
  * it aims for, so that it can still stay behind it whatever that car does within reason.
  *
  * Two rules, one per phase of a race:
- * - On the first lap (drv_follow_points) the follower must pass every point of the lead's predicted way no faster than
- *   the lead will, braking as its plan brakes after a reaction time. The pack is dense and every car brakes for the
- *   cars ahead of it; this rule keeps the start clean, but a follower can never gain on a slower car through a braking
- *   zone or a corner: its speed is the lead's, shifted by the gap.
- * - From the second lap (drv_follow_time) the follower must be able to stay a headway behind where the lead will be
- *   at each moment: it may carry more speed into a braking zone than the lead as long as it can still brake in time,
- *   which is how a faster car closes up on a slower one and gets alongside. Behind a lead with no braking foreseen
- *   (in its tow on a straight) the reaction time is short, and grows as its braking comes nearer; so does the headway
- *   behind a lead off its racing line, whose braking its plan does not foretell.
+ * - In the start's pack on the first lap (drv_follow_points; drv_first_lap_manners says when) the follower must pass
+ *   every point of the lead's predicted way no faster than the lead will, braking as its plan brakes after a reaction
+ *   time. The pack is dense and every car brakes for the cars ahead of it; this rule keeps the start clean, but a
+ *   follower can never gain on a slower car through a braking zone or a corner: its speed is the lead's, shifted by
+ *   the gap.
+ * - Clear of the pack, and from the second lap (drv_follow_time), the follower must be able to stay a headway behind
+ *   where the lead will be at each moment: it may carry more speed into a braking zone than the lead as long as it
+ *   can still brake in time, which is how a faster car closes up on a slower one and gets alongside. Behind a lead
+ *   with no braking foreseen (in its tow on a straight) the reaction time is short, and grows as its braking comes
+ *   nearer; so does the headway behind a lead off its racing line, whose braking its plan does not foretell.
  * Both predict the lead braking at the limit from now, but never below a share of its pace on its plan (its speed now
  * over the speed plan its driver aims for, which the view shows: drv_beh_plan_of): it brakes for the corners it
  * brakes for, where its plan brakes for them, not to a stop. */
@@ -366,7 +367,7 @@ double drv_follow_safe_speed(const DrvView *view, const DrvDriver *driver, const
 double drv_follow_safe_speed_below(const DrvView *view, const DrvDriver *driver, const DrvHere *here,
                                    const DrvOther *o, double cap_mps)
 {
-    return view->laps_done == 0 ? drv_follow_points_below(view, driver, here, o, cap_mps)
+    return drv_first_lap_manners(driver, view) ? drv_follow_points_below(view, driver, here, o, cap_mps)
                                 : drv_follow_time_below(view, driver, here, o, cap_mps);
 }
 

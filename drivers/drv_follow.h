@@ -5,7 +5,8 @@
 #include "drv_here.h"
 
 /* Safe following (drv_follow.c): the fastest we may be now behind the car ahead o, whose lane we aim for, m/s
- * (INFINITY: no limit). The same-points rule on the first lap (view->laps_done == 0), the rule in time after it. */
+ * (INFINITY: no limit). The same-points rule in the first lap's manners (drv_first_lap_manners), the rule in time
+ * otherwise. */
 double drv_follow_safe_speed(const DrvView *view, const DrvDriver *driver, const DrvHere *here, const DrvOther *o);
 /* drv_follow_safe_speed for a caller that needs the limit only where it is below cap_mps (the speed it aims for): the
  * same value when that is cap_mps or below, else some speed above cap_mps (the rule in time then stops its search

@@ -53,6 +53,9 @@ struct DrvDriver {
     struct DrvLanes *own_lanes;
     DrvRng rng;
     DrvHints hints;
+    /* still in the start's pack: on the first lap and not yet clear of the cars around it (drv_think); the
+     * first lap's manners hold while it is (drv_first_lap_manners) */
+    bool in_start_pack;
     DrvNoise noise;
     /* context model state: the previous tick's maps (hysteresis) */
     DrvContextMap prev;
@@ -78,6 +81,14 @@ struct DrvDriver {
      * a few ticks after the last (drv_hysteresis_weight) without a pow call each time, bit for bit its value */
     double hyst_pow[DRV_HYST_POW_TICKS + 1];
 };
+
+/* The first lap's manners (no attack or defence, following by the same points as the lead: drv_follow.h) hold
+ * for a car in the start's pack. A car clear of it races: the manners spread a field 1-2 s apart on lap 1, and with
+ * them all of lap 1 a car starting behind slower ones lost the race to them there. */
+static inline bool drv_first_lap_manners(const DrvDriver *driver, const DrvView *view)
+{
+    return view->laps_done == 0 && driver->in_start_pack;
+}
 
 /* The weight of the previous decision's maps (or target) in this one: the personality's hysteresis is per tick, so
  * a decision k ticks after the last blends with hysteresis^k (per decision, a driver deciding every 4th tick would

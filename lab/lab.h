@@ -509,6 +509,7 @@ void lab_chart_batch_svg(const LabBatchTally *tally, const LabBatchChart *chart,
  *   overtakes_after_lap1_mean_min = X  the mean over the seeds run of overtakes_after_lap1_min's count is at least X
  *   overtakes_after_lap1_on_merit_mean_min = X  the same of the passes on merit among them: by the driver faster
  *                               alone (SIM_EV_OVERTAKE's pace gap > 0, as run --json's overtakes_after_lap1_on_merit)
+ *   overtakes_on_merit_mean_min = X  the mean over the seeds run of the passes on merit of the whole race
  *   offtrack_s_max = S          seconds off the track, summed over every car
  *   offtrack_s_mean_max = S     the mean over the seeds run of offtrack_s_max's figure is at most S
  *   finish_all = true|false     true: every car is classified (none retired)
@@ -535,7 +536,7 @@ void lab_chart_batch_svg(const LabBatchTally *tally, const LabBatchChart *chart,
 #define LAB_EXPECT_REF_LEN 48    /* DRV_NAME_LEN: a car reference as written */
 #define LAB_EXPECT_MAX_CHECKS (6 + LAB_EXPECT_MAX_REFS)
 #define LAB_EXPECT_MAX_ENTRIES 128 /* SIM_MAX_CARS */
-#define LAB_EXPECT_SCALAR_KEYS 12  /* seeds and the keys with one number or flag, each given at most once */
+#define LAB_EXPECT_SCALAR_KEYS 13  /* seeds and the keys with one number or flag, each given at most once */
 
 typedef enum LabExpectRefKind {
     LAB_EXPECT_POSITION = 0,
@@ -572,6 +573,8 @@ typedef struct LabExpect {
     bool have_overtakes_after_lap1_mean_min, have_overtakes_after_lap1_on_merit_mean_min; /* also across seeds */
     double overtakes_after_lap1_mean_min; /* overtakes after the race's lap 1 per run */
     double overtakes_after_lap1_on_merit_mean_min; /* those by the driver faster alone, per run */
+    bool have_overtakes_on_merit_mean_min; /* across seeds */
+    double overtakes_on_merit_mean_min; /* overtakes of the whole race by the driver faster alone, per run */
     int ref_count;
     LabExpectRef refs[LAB_EXPECT_MAX_REFS];
     int key_line[LAB_EXPECT_SCALAR_KEYS]; /* lines of the scalar keys, in LabExpectKey order (0 = not given) */
@@ -595,6 +598,7 @@ typedef struct LabExpectFacts {
     int collisions, overtakes, offtracks;
     int overtakes_after_lap1, collisions_after_lap1; /* in the race's later laps (the leader's lap > 1) */
     int overtakes_after_lap1_on_merit; /* of overtakes_after_lap1, those by the driver faster alone (pace gap > 0) */
+    int overtakes_on_merit;           /* of all overtakes, those by the driver faster alone */
     double offtrack_s;                /* summed over cars */
     double duration_s;                /* sim time at the end */
     /* contacts between entries (symmetric) and the sim time of the first, s */
@@ -641,7 +645,7 @@ typedef struct LabExpectReport {
     /* the run's figures that the checks across seeds average (kept whether or not a check uses them) */
     int collisions;
     double offtrack_s;                /* s, summed over cars */
-    int overtakes_after_lap1, overtakes_after_lap1_on_merit;
+    int overtakes_after_lap1, overtakes_after_lap1_on_merit, overtakes_on_merit;
 } LabExpectReport;
 
 /* ---- parsing (called by the race parser) ------------------------------------------------------------------- */

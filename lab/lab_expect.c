@@ -22,6 +22,7 @@ typedef enum LabExpectKey {
     LAB_KEY_COLLISIONS_AFTER_LAP1_MAX,
     LAB_KEY_OVERTAKES_AFTER_LAP1_MEAN_MIN, /* across seeds */
     LAB_KEY_MERIT_AFTER_LAP1_MEAN_MIN,     /* across seeds */
+    LAB_KEY_MERIT_MEAN_MIN,                /* across seeds */
     LAB_KEY_COUNT
 } LabExpectKey;
 
@@ -31,7 +32,8 @@ static const char *const lab_expect_key_names[LAB_KEY_COUNT] = {
     "seeds",          "collisions_max", "overtakes_min",       "overtakes_max",
     "offtrack_s_max", "finish_all",     "collisions_mean_max", "offtrack_s_mean_max",
     "overtakes_after_lap1_min",         "collisions_after_lap1_max",
-    "overtakes_after_lap1_mean_min",    "overtakes_after_lap1_on_merit_mean_min"};
+    "overtakes_after_lap1_mean_min",    "overtakes_after_lap1_on_merit_mean_min",
+    "overtakes_on_merit_mean_min"};
 
 /*----------------------------------------------------------------------------------------------------------------
  * Parsing
@@ -100,11 +102,13 @@ static int lab_expect_real(LabExpect *ex, LabExpectKey key, const char *value, c
                   : key == LAB_KEY_COLLISIONS_MEAN_MAX           ? &ex->collisions_mean_max
                   : key == LAB_KEY_OVERTAKES_AFTER_LAP1_MEAN_MIN ? &ex->overtakes_after_lap1_mean_min
                   : key == LAB_KEY_MERIT_AFTER_LAP1_MEAN_MIN     ? &ex->overtakes_after_lap1_on_merit_mean_min
+                  : key == LAB_KEY_MERIT_MEAN_MIN                ? &ex->overtakes_on_merit_mean_min
                                                                  : &ex->offtrack_s_mean_max;
     bool *have = key == LAB_KEY_OFFTRACK_S_MAX                  ? &ex->have_offtrack_s_max
                  : key == LAB_KEY_COLLISIONS_MEAN_MAX           ? &ex->have_collisions_mean_max
                  : key == LAB_KEY_OVERTAKES_AFTER_LAP1_MEAN_MIN ? &ex->have_overtakes_after_lap1_mean_min
                  : key == LAB_KEY_MERIT_AFTER_LAP1_MEAN_MIN     ? &ex->have_overtakes_after_lap1_on_merit_mean_min
+                 : key == LAB_KEY_MERIT_MEAN_MIN                ? &ex->have_overtakes_on_merit_mean_min
                                                                 : &ex->have_offtrack_s_mean_max;
     *have = true;
     if (sim_parse_double(value, dst) == 0 && *dst >= 0.0 && *dst <= 1e6)
@@ -152,6 +156,7 @@ static int lab_expect_scalar(LabExpect *ex, LabExpectKey key, const char *value,
     case LAB_KEY_OFFTRACK_S_MEAN_MAX:
     case LAB_KEY_OVERTAKES_AFTER_LAP1_MEAN_MIN:
     case LAB_KEY_MERIT_AFTER_LAP1_MEAN_MIN:
+    case LAB_KEY_MERIT_MEAN_MIN:
         return lab_expect_real(ex, key, value, msg, msg_len);
     case LAB_KEY_FINISH_ALL:
         ex->have_finish_all = true;
@@ -269,8 +274,9 @@ int lab_expect_parse_kv(LabExpect *ex, const char *name, const char *value, int 
     snprintf(msg, msg_len,
              "[expect] unknown key '%s' (expected seeds, collisions_max, collisions_mean_max, overtakes_min, "
              "overtakes_max, overtakes_after_lap1_min, overtakes_after_lap1_mean_min, "
-             "overtakes_after_lap1_on_merit_mean_min, collisions_after_lap1_max, offtrack_s_max, offtrack_s_mean_max, "
-             "finish_all, position, ahead_of, no_contact_between, clearance_min or drafted_s_min)",
+             "overtakes_after_lap1_on_merit_mean_min, overtakes_on_merit_mean_min, collisions_after_lap1_max, "
+             "offtrack_s_max, offtrack_s_mean_max, finish_all, position, ahead_of, no_contact_between, clearance_min "
+             "or drafted_s_min)",
              name);
     return 1;
 }
@@ -439,6 +445,7 @@ void lab_expect_facts_from_session(const SimSession *session, LabExpectFacts *ou
     /* per-tick observations stay; the counts are rebuilt from the final state and the events */
     out->collisions = out->overtakes = out->offtracks = 0;
     out->overtakes_after_lap1 = out->collisions_after_lap1 = out->overtakes_after_lap1_on_merit = 0;
+    out->overtakes_on_merit = 0;
     out->offtrack_s = 0.0;
     memset(out->contacts, 0, sizeof out->contacts);
     lab_expect_moments_clear(out);
@@ -471,7 +478,9 @@ void lab_expect_facts_from_session(const SimSession *session, LabExpectFacts *ou
             *later += ev[i].race_lap > 1;
         }
         /* a pass by the driver faster alone (value: the pace gap, NaN when unknown, which is not > 0) */
-        out->overtakes_after_lap1_on_merit += ev[i].type == SIM_EV_OVERTAKE && ev[i].race_lap > 1 && ev[i].value > 0.0;
+        bool merit = ev[i].type == SIM_EV_OVERTAKE && ev[i].value > 0.0;
+        out->overtakes_on_merit += merit;
+        out->overtakes_after_lap1_on_merit += merit && ev[i].race_lap > 1;
         if (ev[i].type == SIM_EV_OVERTAKE && out->overtakes < LAB_EXPECT_MOMENTS)
             out->overtake_at_s[out->overtakes] = at;
         if (ev[i].type == SIM_EV_OFFTRACK && out->first_offtrack_s < 0.0f)
@@ -663,6 +672,7 @@ void lab_expect_eval(const LabExpect *ex, const LabExpectFacts *facts, LabExpect
     out->offtrack_s = facts->offtrack_s;
     out->overtakes_after_lap1 = facts->overtakes_after_lap1;
     out->overtakes_after_lap1_on_merit = facts->overtakes_after_lap1_on_merit;
+    out->overtakes_on_merit = facts->overtakes_on_merit;
 }
 
 /* Decimals for a mean and its limit: 2, or more when a mean just past its limit (over a maximum, under a minimum)
@@ -694,12 +704,13 @@ static void lab_expect_mean(LabExpectReport *r, const char *name, int line, LabE
 void lab_expect_eval_across(const LabExpect *ex, const LabExpectReport *runs, int run_count, LabExpectReport *out)
 {
     memset(out, 0, sizeof *out);
-    double collisions = 0.0, offtrack_s = 0.0, overtakes_after_lap1 = 0.0, merit_after_lap1 = 0.0;
+    double collisions = 0.0, offtrack_s = 0.0, overtakes_after_lap1 = 0.0, merit_after_lap1 = 0.0, merit = 0.0;
     for (int k = 0; k < run_count; k++) { /* in run order: the sum does not depend on which run finished first */
         collisions += runs[k].collisions;
         offtrack_s += runs[k].offtrack_s;
         overtakes_after_lap1 += runs[k].overtakes_after_lap1;
         merit_after_lap1 += runs[k].overtakes_after_lap1_on_merit;
+        merit += runs[k].overtakes_on_merit;
     }
     double n = run_count > 0 ? run_count : 1.0; /* no runs: means of 0 */
     const int *kl = ex->key_line;
@@ -716,6 +727,9 @@ void lab_expect_eval_across(const LabExpect *ex, const LabExpectReport *runs, in
         lab_expect_mean(out, "overtakes_after_lap1_on_merit_mean_min", kl[LAB_KEY_MERIT_AFTER_LAP1_MEAN_MIN],
                         LAB_EXPECT_GE, merit_after_lap1 / n, ex->overtakes_after_lap1_on_merit_mean_min, run_count,
                         "");
+    if (ex->have_overtakes_on_merit_mean_min)
+        lab_expect_mean(out, "overtakes_on_merit_mean_min", kl[LAB_KEY_MERIT_MEAN_MIN], LAB_EXPECT_GE, merit / n,
+                        ex->overtakes_on_merit_mean_min, run_count, "");
     out->pass = true;
     for (int i = 0; i < out->count; i++)
         out->pass = out->pass && out->checks[i].pass;

@@ -80,8 +80,8 @@ sys.exit(0 if ok else 1)
 PY
 then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL trace rows"; fi
 # the trace's limit and attack columns: a car alone on gp is only ever slowed by its plan or its way back to the line
-# and never attacks; Ace placed 40 m behind Vera (2.9 s a lap slower alone) follows her for part of every lap and
-# finds an attack on her at some point of 4 laps
+# and never attacks; Ace placed 40 m behind Vera (2.9 s a lap slower alone) follows her for a while, finds an attack
+# on her and is gone (he races once clear of the start, so the pass comes on lap 1)
 here=$(pwd)
 printf '[race]\ntrack = %s/data/tracks/gp.ini\nlaps = 2\nseed = 1\n[start]\ncar = %s/data/drivers/ace.ini, 1000, 0, 40\n' \
     "$here" "$here" >"$tmp/alone.ini"
@@ -98,7 +98,7 @@ ok = len(alone) > 1000 and {r["limit"] for r in alone} <= {"none", "plan", "tow"
 ok = ok and {r["limit"] for r in alone} >= {"plan", "tow"} and all(r["attack"] == "0" for r in alone)
 follow = sum(r["limit"] == "follow" for r in pair)
 ok = ok and {r["limit"] for r in pair} <= limits and {r["attack"] for r in pair} == {"0", "1"}
-ok = ok and 0.05 * len(pair) < follow < 0.95 * len(pair)
+ok = ok and 0.01 * len(pair) < follow < 0.5 * len(pair)
 sys.exit(0 if ok else 1)
 PY
 then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL trace limit and attack"; fi

@@ -1,8 +1,9 @@
 /* test_drv_attack.c: the attack's verdict (drivers/drv_beh_attack.c) and what it decides. On gp's main straight a car
  * catching the one ahead gets alongside it on the free side; one at the same speed never does; a car that would still
- * be behind when the one ahead turns in for turn 1 does not attack; the first lap has no verdict. The verdict decides
- * whether the closeness of the car we follow devalues its lane (drv_beh_avoid.c) and where the attack's interest goes.
- * The car ahead is judged along its own speed plan: a slower driver at our speed on a straight brakes earlier. */
+ * be behind when the one ahead turns in for turn 1 does not attack; nor through a lane another car runs in; the first
+ * lap's manners have no verdict. The verdict decides whether the closeness of the car we follow devalues its lane
+ * (drv_beh_avoid.c) and where the attack's interest goes. The car ahead is judged along its own speed plan: a slower
+ * driver at our speed on a straight brakes earlier. */
 #include "../drivers/drv.h"
 #include "../drivers/drv_beh.h"
 #include "../drivers/drv_drive.h"
@@ -40,7 +41,7 @@ static void case_set(Case *c, double s, double v, double ds_m, double v_other, i
                          .d_left_ahead_m = 7.5 - 1.0, .d_right_ahead_m = -7.5 + 1.0, .on_straight = true,
                          .grip_mps2 = c->here.grip_mps2, .line_speed_mps = c->here.line_speed_mps,
                          .lanes = c->driver->lanes, .plan = c->driver->profile, .s_m = s, .track = c->track,
-                         .attacked_id = -1};
+                         .attacked_id = -1, .first_lap_manners = laps_done == 0};
     c->ctx.attack = drv_attack_judge(&c->view, &c->ctx);
 }
 
@@ -111,6 +112,29 @@ static int test_too_late_for_the_turn_in_is_no_attack(void)
     return 0;
 }
 
+/* A lane where another car runs abreast of the one we follow is no way past it: two cars abreast ahead leave no
+ * lane between them or beside the one in the way. The same car further up the road changes nothing. */
+static int test_a_lane_taken_by_another_car_is_no_attack(void)
+{
+    Case c;
+    TST_CHECK(case_open(&c));
+    case_set(&c, 100.0, 62.0, 15.0, 58.0, 1);
+    TST_CHECK(c.ctx.attack.feasible);
+    double lane = c.ctx.attack.d_m;
+    DrvOther both[2] = {c.other, c.other};
+    both[1].id = 2;
+    both[1].d_m = lane; /* abreast of it, in the attack's lane */
+    c.view.others = both, c.view.other_count = 2;
+    DrvAttack a = drv_attack_judge(&c.view, &c.ctx);
+    TST_CHECK(a.target == &both[0] && !a.feasible);
+    both[1].ds_m = 90.0; /* far up the road in that lane */
+    a = drv_attack_judge(&c.view, &c.ctx);
+    TST_CHECK(a.feasible && a.d_m == lane);
+    case_close(&c);
+    return 0;
+}
+
+/* In the first lap's manners there is no verdict (when they hold: test_drv_decide's start pack). */
 static int test_first_lap_has_no_verdict(void)
 {
     Case c;
@@ -214,6 +238,7 @@ int main(void)
     TST_RUN(test_attacked_car_is_judged_from_beside_it);
     TST_RUN(test_too_late_for_the_turn_in_is_no_attack);
     TST_RUN(test_first_lap_has_no_verdict);
+    TST_RUN(test_a_lane_taken_by_another_car_is_no_attack);
     TST_RUN(test_a_car_we_cannot_pass_is_followed_in_its_wake);
     TST_RUN(test_the_car_we_follow_into_a_corner_is_no_danger);
     return tst_report();

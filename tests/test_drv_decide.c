@@ -247,6 +247,49 @@ static int test_alone_by_reach(void)
     return 0;
 }
 
+/* In the start's pack the first lap's manners hold: on lap 1 until the car is at speed (20 m/s) with no other car
+ * within a second ahead or behind; then not again, also when a car comes near later in the lap; never after lap 1. */
+static int test_start_pack(void)
+{
+    TrkTrack *t = load_track("data/tracks/oval.ini");
+    TST_CHECK(t != NULL);
+    DrvPersonality p = quiet(100.0);
+    DrvDriver *d = drv_create(&p, t, NULL, 1);
+    TST_CHECK(d != NULL);
+    DrvControls c;
+    DrvOther o;
+    DrvView v = view_with(0, &o, 35.0, 0.0); /* 35 m ahead at 40 m/s: within the second */
+    TST_CHECK(drv_first_lap_manners(d, &v));
+    drv_think(d, &v, &c);
+    TST_CHECK(drv_first_lap_manners(d, &v));
+    o.ds_m = -35.0; /* behind counts too */
+    drv_think(d, &v, &c);
+    TST_CHECK(drv_first_lap_manners(d, &v));
+    v.other_count = 0; /* nobody within reach, but not yet at speed: still the start */
+    v.speed_mps = 15.0;
+    drv_think(d, &v, &c);
+    TST_CHECK(drv_first_lap_manners(d, &v));
+    v = view_with(1, &o, 45.0, 0.0); /* clear: more than a second ahead */
+    drv_think(d, &v, &c);
+    TST_CHECK(!drv_first_lap_manners(d, &v));
+    v = view_with(2, &o, 5.0, 0.0); /* and clear for good */
+    drv_think(d, &v, &c);
+    TST_CHECK(!drv_first_lap_manners(d, &v));
+    drv_destroy(d);
+    /* after lap 1 they never hold, whatever is around */
+    d = drv_create(&p, t, NULL, 1);
+    TST_CHECK(d != NULL);
+    v = view_with(0, &o, 5.0, 0.0);
+    v.laps_done = 1;
+    drv_think(d, &v, &c);
+    TST_CHECK(!drv_first_lap_manners(d, &v));
+    v.laps_done = 0; /* (not a real view: the state remembers that it left the pack) */
+    TST_CHECK(!drv_first_lap_manners(d, &v));
+    drv_destroy(d);
+    trk_free(t);
+    return 0;
+}
+
 /* The weight of maps k ticks old is hysteresis^k as pow gives it, bit for bit, for gaps in the driver's table of
  * powers and beyond it (the table must not change a result). */
 static int test_hysteresis_weight_is_pow(void)
@@ -402,6 +445,7 @@ int main(void)
     TST_RUN(test_hysteresis_per_tick);
     TST_RUN(test_hysteresis_weight_is_pow);
     TST_RUN(test_alone_by_reach);
+    TST_RUN(test_start_pack);
     TST_RUN(test_target_follows_line);
     return tst_report();
 }

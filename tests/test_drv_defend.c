@@ -25,7 +25,8 @@ static float defend_peak(const TrkTrack *track, DrvPersonality p, double s, doub
     if (driver == NULL)
         return -1.0f;
     DrvBehCtx ctx = {.half_width_m = 1.0, .half_length_m = 2.3, .line_d_m = d, .d_left_ahead_m = EDGE_M,
-                     .d_right_ahead_m = -EDGE_M, .s_m = s, .track = track, .plan = driver->profile};
+                     .d_right_ahead_m = -EDGE_M, .s_m = s, .track = track, .plan = driver->profile,
+                     .first_lap_manners = laps_done == 0};
     DrvContextMap map;
     drv_map_init(&map, 32, EDGE_M, -EDGE_M);
     drv_beh_defend(&view, &p, &ctx, &map);

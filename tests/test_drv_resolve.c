@@ -328,6 +328,34 @@ static int test_driver_swerve_spares_car_behind(void)
     return 0;
 }
 
+/* The slow car 30 m ahead in our lane, and one 14 m behind (centre to centre) at behind_d closing at 10 m/s. */
+static double swerve_with_car_closing(const TrkTrack *t, const TrkCarParams *car, const DrvPersonality *p,
+                                      double behind_d)
+{
+    DrvOther o[2] = {other(-14.0, behind_d, 60.0), other(30.0, 0.0, 35.0)};
+    o[0].id = 2;
+    bool braking;
+    return first_target(t, car, p, o, 2, &braking);
+}
+
+/* A car further back that closes fast is as much a wall as one just behind: as far back as it closes in a second
+ * (braking into a corner it brakes as we do, so what it closes it keeps closing, and cutting across its nose was a
+ * rear-end). */
+static int test_driver_swerve_spares_car_closing(void)
+{
+    TrkTrack *t = oval();
+    TrkCarParams car = trk_default_car();
+    DrvPersonality p = drv_default_personality();
+    p.reaction_noise = 0.0;
+    for (int c = 0; c < NCOUNTS; c++) {
+        p.slots = counts[c];
+        TST_CHECK(swerve_with_car_closing(t, &car, &p, -3.0) > 2.3);
+        TST_CHECK(swerve_with_car_closing(t, &car, &p, 3.0) < -2.3);
+    }
+    trk_free(t);
+    return 0;
+}
+
 /* The gp track's S-bend (seed 1's lap-1 contact, Lu Iron): an 8-slot car on the racing line at s = 1136 m, 40 m/s,
  * with a car alongside on its left. Its lane (-2.36 m) is one the line crosses right here, but within the braking
  * distance the line sweeps left, behind the car alongside, where it cannot follow: it is held on that lane, whose
@@ -393,6 +421,7 @@ int main(void)
     TST_RUN(test_driver_blocked_brakes);
     TST_RUN(test_driver_free_lane_swerves);
     TST_RUN(test_driver_swerve_spares_car_behind);
+    TST_RUN(test_driver_swerve_spares_car_closing);
     TST_RUN(test_driver_held_lane_brakes_early);
     TST_RUN(test_lod);
     return tst_report();

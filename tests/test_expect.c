@@ -81,8 +81,9 @@ static int test_expect_errors(void)
                            PATH ":9: [expect] unknown key 'collision_max' (expected seeds, collisions_max, "
                                 "collisions_mean_max, overtakes_min, overtakes_max, overtakes_after_lap1_min, "
                                 "overtakes_after_lap1_mean_min, overtakes_after_lap1_on_merit_mean_min, "
-                                "collisions_after_lap1_max, offtrack_s_max, offtrack_s_mean_max, finish_all, "
-                                "position, ahead_of, no_contact_between, clearance_min or drafted_s_min)") == 0);
+                                "overtakes_on_merit_mean_min, collisions_after_lap1_max, offtrack_s_max, "
+                                "offtrack_s_mean_max, finish_all, position, ahead_of, no_contact_between, "
+                                "clearance_min or drafted_s_min)") == 0);
     TST_CHECK(expect_error("collisions_max = few",
                            PATH ":9: [expect] collisions_max: expected an integer 0..1000000, got 'few'") == 0);
     TST_CHECK(expect_error("overtakes_min = -1",
@@ -161,6 +162,14 @@ static int test_mean_keys(void)
                                 "got 'some'") == 0);
     TST_CHECK(expect_error("overtakes_after_lap1_on_merit_mean_min = 1\novertakes_after_lap1_on_merit_mean_min = 2",
                            PATH ":10: [expect] overtakes_after_lap1_on_merit_mean_min given twice (first on line 9)") ==
+              0);
+    snprintf(text, sizeof text, "%sovertakes_on_merit_mean_min = 0.75\n", head);
+    TST_CHECK(parse(text) == 0);
+    TST_CHECK(expect.present && expect.have_overtakes_on_merit_mean_min);
+    TST_CHECK(!expect.have_overtakes_after_lap1_on_merit_mean_min);
+    TST_NEAR(expect.overtakes_on_merit_mean_min, 0.75, 0.0);
+    TST_CHECK(expect_error("overtakes_on_merit_mean_min = -1",
+                           PATH ":9: [expect] overtakes_on_merit_mean_min: expected a number 0..1000000, got '-1'") ==
               0);
     TST_CHECK(expect_error("collisions_mean_max = x",
                            PATH ":9: [expect] collisions_mean_max: expected a number 0..1000000, got 'x'") == 0);
@@ -450,6 +459,32 @@ static int test_merit_across(void)
     return 0;
 }
 
+/* Passes on merit of the whole race: their own mean across seeds, whatever the lap. */
+static int test_merit_whole_race_across(void)
+{
+    static LabExpectReport runs[3], across;
+    TST_CHECK(parse("[race]\ntrack = oval.ini\n[start]\ncar = driver.ini, 100, 0, 30\ncar = driver.ini, 50, 0, 30\n"
+                    "[expect]\novertakes_on_merit_mean_min = 1\n") == 0);
+    int merit[3] = {2, 0, 1};
+    for (int k = 0; k < 3; k++) {
+        make_facts();
+        facts.overtakes_on_merit = merit[k];
+        facts.overtakes_after_lap1_on_merit = 0; /* all on lap 1 */
+        lab_expect_eval(&expect, &facts, &runs[k]);
+        TST_CHECK(runs[k].count == 0 && runs[k].overtakes_on_merit == merit[k]);
+    }
+    lab_expect_eval_across(&expect, runs, 3, &across);
+    TST_CHECK(across.count == 1 && across.pass);
+    const LabExpectCheck *c = &across.checks[0];
+    TST_STR_EQ(c->name, "overtakes_on_merit_mean_min");
+    TST_CHECK(c->line == 7 && c->op == LAB_EXPECT_GE);
+    TST_NEAR(c->measured, 1.0, 0.0);
+    lab_expect_eval_across(&expect, &runs[1], 2, &across);
+    TST_CHECK(!across.pass);
+    TST_STR_EQ(across.checks[0].measured_text, "0.50 over 2 seeds");
+    return 0;
+}
+
 /*----------------------------------------------------------------------------------------------------------------
  * Real runs: passes on merit counted from the drivers' own plans
  *--------------------------------------------------------------------------------------------------------------*/
@@ -468,12 +503,12 @@ static int merit_from_plans(const SimSession *s)
     return count;
 }
 
-/* The default race (seeds 3 and 8 shuffled: passes after lap 1 by the faster and by the slower driver): the facts'
+/* The default race (seeds 3 and 5 shuffled: passes after lap 1 by the faster and by the slower driver): the facts'
  * count is the drivers' plans' verdict. */
 static int test_run_merit_counted(void)
 {
     TST_CHECK(sim_race_load("data/races/default.ini", &race, err, sizeof err) == 0);
-    const uint64_t seeds[2] = {3, 8};
+    const uint64_t seeds[2] = {3, 5};
     int later = 0, merit = 0, want = 0;
     LabExpectFacts *f = malloc(sizeof *f);
     TST_CHECK(f != NULL);
@@ -497,7 +532,7 @@ static int test_run_merit_counted(void)
     return 0;
 }
 
-/* Ace passes a car 8 s a lap slower alone: on merit. */
+/* Ace passes a car 8 s a lap slower alone: on merit, as soon as he is clear of the start (on lap 1). */
 
 static int test_run_pass_on_merit(void)
 {
@@ -512,10 +547,10 @@ static int test_run_pass_on_merit(void)
     lab_expect_run_session(s, f);
     lab_expect_eval(&expect, f, &report);
     sim_session_destroy(s);
-    int later = f->overtakes_after_lap1, merit = f->overtakes_after_lap1_on_merit;
+    int all = f->overtakes, merit = f->overtakes_on_merit, merit_later = f->overtakes_after_lap1_on_merit;
     free(f);
-    TST_CHECK(later >= 1 && merit >= 1 && merit <= later);
-    TST_CHECK(report.overtakes_after_lap1_on_merit == merit);
+    TST_CHECK(all >= 1 && merit >= 1 && merit <= all && merit_later <= merit);
+    TST_CHECK(report.overtakes_on_merit == merit && report.overtakes_after_lap1_on_merit == merit_later);
     return 0;
 }
 
@@ -566,6 +601,7 @@ int main(void)
     TST_RUN(test_eval_across);
     TST_RUN(test_merit_across);
     TST_RUN(test_run_pass_on_merit);
+    TST_RUN(test_merit_whole_race_across);
     TST_RUN(test_run_merit_counted);
     TST_RUN(test_run_held_cars);
     return tst_report();
