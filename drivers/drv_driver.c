@@ -15,8 +15,9 @@
 #define DRV_NOISE_PERIOD_S 0.5
 #define DRV_NOISE_SPEED 0.02             /* at noise 1: up to 2 % slower targets */
 #define DRV_NOISE_D_M 0.4                /* at noise 1: up to 0.4 m perception error */
-#define DRV_PACK_CLEAR_S 1.0             /* clear of the start's pack: no other car within this many seconds... */
-#define DRV_PACK_CLEAR_MPS 20.0          /* ...at our speed, once at least this fast (off the grid) */
+#define DRV_PACK_AHEAD_S 0.5             /* clear of the start's pack: no other car within this many seconds ahead... */
+#define DRV_PACK_BEHIND_S 1.0            /* ...nor this many behind, at our speed... */
+#define DRV_PACK_CLEAR_MPS 20.0          /* ...once at least this fast (off the grid) */
 
 /* The driver's profile and lanes: borrowed from the cache, or built and owned when there is none. */
 static bool drv_driver_tables(DrvDriver *driver, DrvTableCache *tables)
@@ -192,18 +193,22 @@ inline void drv_noise_update(DrvDriver *driver, const DrvView *view)
  * with the car, so they are read every tick, also between decisions), the model's decision when one is due, then
  * the shared control toward the plan. */
 /* Whether a car that was in the start's pack still is: on the first lap, until it is at speed with no other car
- * within DRV_PACK_CLEAR_S ahead or behind (as far as its view reaches). Once clear it stays clear, also when the
- * field closes up on it again later in the lap: it is racing by then. */
+ * within DRV_PACK_AHEAD_S ahead or DRV_PACK_BEHIND_S behind (as far as its view reaches). Once clear it stays clear,
+ * also when the field closes up on it again later in the lap: it is racing by then. Half a second is enough ahead:
+ * the manners keep a car from pushing into the pack it is in, and a car that has dropped half a second back from the
+ * one ahead has left it (with a full second, a car at the back of a string of cars never left it on lap 1). */
 static bool drv_still_in_start_pack(bool was, const DrvView *view)
 {
     if (!was || view->laps_done > 0)
         return false;
     if (!(view->speed_mps >= DRV_PACK_CLEAR_MPS))
         return true;
-    double reach = DRV_PACK_CLEAR_S * view->speed_mps;
-    for (int i = 0; i < view->other_count; i++)
-        if (fabs(view->others[i].ds_m) < reach)
+    double ahead = DRV_PACK_AHEAD_S * view->speed_mps, behind = DRV_PACK_BEHIND_S * view->speed_mps;
+    for (int i = 0; i < view->other_count; i++) {
+        double ds = view->others[i].ds_m;
+        if (ds >= 0.0 ? ds < ahead : -ds < behind)
             return true;
+    }
     return false;
 }
 

@@ -17,6 +17,7 @@
  * brakes for, where its plan brakes for them, not to a stop. */
 #include "drv_follow.h"
 #include "drv_beh.h"
+#include "drv_lanes.h"
 #include "drv_math.h"
 
 #include <math.h>
@@ -130,11 +131,15 @@ static double drv_corner_braking(double g, double v, double k)
 
 /* The lead's predicted way, stepped on demand: at each step of DRV_TIME_DT_S it brakes at b_mps2 but never below its
  * floor, its pace on its own plan (drv_beh_plan_of; a lead below its plan, held or lifting, has that pace): a margin
- * below that floor held a faster car back through every corner behind a slower one. An escape that ends early never
- * pays for the rest. */
+ * below that floor held a faster car back through every corner behind a slower one. A lead off its racing line
+ * (attacking, held in a lane) drives its lane's cap where that is lower: its plan brakes later than it will, and
+ * most of the rear-ends of a full field were a follower behind a car attacking into the hairpin. Its lanes are
+ * taken as ours (drv_lanes.h), at its pace. An escape that ends early never pays for the rest. */
 typedef struct DrvLeadWay {
     const TrkSpeedProfile *plan;
     double s_m, pace, b_mps2;
+    const DrvLanes *lanes; /* the caps of the lane the lead is on when it is off its line, else NULL */
+    DrvLanesRow lane;
     int n; /* steps predicted so far */
     double x[DRV_TIME_STEPS + 1], v[DRV_TIME_STEPS + 1];
 } DrvLeadWay;
@@ -144,6 +149,8 @@ static inline void drv_lead_way_step_at(DrvLeadWay *w, double plan_mps)
 {
     int i = w->n++;
     double floor_v = w->pace * plan_mps;
+    if (w->lanes != NULL)
+        floor_v = drv_fmin(floor_v, w->pace * drv_lanes_row_speed(w->lanes, &w->lane, w->s_m + w->x[i]));
     w->v[i + 1] = drv_fmax(drv_fmin(w->v[i], floor_v), w->v[i] - w->b_mps2 * DRV_TIME_DT_S);
     w->x[i + 1] = w->x[i] + 0.5 * (w->v[i] + w->v[i + 1]) * DRV_TIME_DT_S;
 }
@@ -245,10 +252,13 @@ static double drv_escape_gain(double hi, double lo_v, const DrvEscapeBrake *br)
  * never negative: an fmax of the square root of an fmax with 0, NaN operands included) nor falls below lo_v, the
  * lower of its speed now and its pace times the plan's floor over the way's reach, so the follower's speed is at
  * most the larger of hi and the lead's, and the distance it gains at most drv_escape_gain. Every step of the escape
- * is monotonic in the values bounded, and the slack covers the rounding of its sums. */
+ * is monotonic in the values bounded, and the slack covers the rounding of its sums. A lead on a lane's caps has no
+ * such floor here: not sure. */
 static bool drv_escape_surely_holds(double hi, double room, const DrvEscapeBrake *br, const DrvLeadWay *way)
 {
     double v0 = way->v[0];
+    if (way->lanes != NULL)
+        return false;
     if (!(v0 >= 0.0 && hi >= 0.0 && isfinite(hi) && way->pace >= 0.0))
         return false;
     double spare = room - DRV_TIME_HEADWAY_S * DRV_TIME_MAX_SHARE * drv_fmax(hi, v0) - DRV_TIME_SURE_SLACK_M;
@@ -305,13 +315,19 @@ static double drv_follow_time_below(const DrvView *view, const DrvDriver *driver
     DrvLeadWay way; /* field by field: the steps are written as they are predicted and never read before */
     way.plan = plan_o, way.s_m = s_lead, way.pace = drv_beh_pace_at(plan_lead, o), way.n = 0;
     way.x[0] = 0.0, way.v[0] = o->speed_mps;
+    double line_lead;
+    trk_line_d_n(driver->track, &s_lead, &line_lead, 1);
+    bool off_line = fabs(o->d_m - line_lead) > DRV_TIME_OFF_LINE_M;
+    way.lanes = off_line ? driver->lanes : NULL;
+    if (way.lanes != NULL)
+        way.lane = drv_lanes_row(way.lanes, o->d_m);
     /* a lead in a train goes no faster than the train: the cars ahead of it in its lane */
     for (const DrvOther *c = o + 1; c < view->others + view->other_count && c->ds_m - o->ds_m < DRV_TRAIN_M; c++)
         if (fabs(c->d_m - o->d_m) < 0.5 * (c->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M)
             way.pace = drv_fmin(way.pace, DRV_TRAIN_SHARE * drv_beh_pace(plan_o, view->s_m, c));
     if (drv_escape_surely_holds(hi, room, &br, &way))
         return INFINITY; /* as the escape from hi below would */
-    const TrkSpot lead_spot = trk_spot_at(driver->track, s_lead, NULL); /* its line and the line's curvature there */
+    const TrkSpot lead_spot = trk_spot_at(driver->track, s_lead, NULL); /* the line's curvature where it is */
     way.b_mps2 = drv_corner_braking(g, o->speed_mps, lead_spot.line_kappa);
     drv_lead_way_step_at(&way, plan_lead); /* every escape takes the first step: at s_lead + x[0], s_lead + 0.0 */
     /* A lead whose pace on its plan holds for the next seconds (a straight, no corner it brakes for) is followed
@@ -320,7 +336,6 @@ static double drv_follow_time_below(const DrvView *view, const DrvDriver *driver
     /* from the wake's values to the full ones as the braking comes nearer, so a follower drops back gently */
     double w = drv_lead_braking_weight(plan_o, s_lead, way.pace, o->speed_mps);
     double react = DRV_TIME_WAKE_REACTION_S + w * (DRV_TIME_REACTION_S - DRV_TIME_WAKE_REACTION_S);
-    bool off_line = fabs(o->d_m - lead_spot.line_d_m) > DRV_TIME_OFF_LINE_M;
     double headway = off_line ? DRV_TIME_WAKE_HEADWAY_S + w * (DRV_TIME_HEADWAY_S - DRV_TIME_WAKE_HEADWAY_S)
                               : DRV_TIME_WAKE_HEADWAY_S;
     int react_steps = drv_reaction_steps(react);

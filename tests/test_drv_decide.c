@@ -248,7 +248,8 @@ static int test_alone_by_reach(void)
 }
 
 /* In the start's pack the first lap's manners hold: on lap 1 until the car is at speed (20 m/s) with no other car
- * within a second ahead or behind; then not again, also when a car comes near later in the lap; never after lap 1. */
+ * within half a second ahead or a second behind; then not again, also when a car comes near later in the lap; never
+ * after lap 1. At 40 m/s: 20 m ahead, 40 m behind. */
 static int test_start_pack(void)
 {
     TrkTrack *t = load_track("data/tracks/oval.ini");
@@ -258,18 +259,18 @@ static int test_start_pack(void)
     TST_CHECK(d != NULL);
     DrvControls c;
     DrvOther o;
-    DrvView v = view_with(0, &o, 35.0, 0.0); /* 35 m ahead at 40 m/s: within the second */
+    DrvView v = view_with(0, &o, 18.0, 0.0); /* within half a second ahead */
     TST_CHECK(drv_first_lap_manners(d, &v));
     drv_think(d, &v, &c);
     TST_CHECK(drv_first_lap_manners(d, &v));
-    o.ds_m = -35.0; /* behind counts too */
+    o.ds_m = -35.0; /* within a second behind */
     drv_think(d, &v, &c);
     TST_CHECK(drv_first_lap_manners(d, &v));
     v.other_count = 0; /* nobody within reach, but not yet at speed: still the start */
     v.speed_mps = 15.0;
     drv_think(d, &v, &c);
     TST_CHECK(drv_first_lap_manners(d, &v));
-    v = view_with(1, &o, 45.0, 0.0); /* clear: more than a second ahead */
+    v = view_with(1, &o, 25.0, 0.0); /* clear: more than half a second ahead, nobody behind */
     drv_think(d, &v, &c);
     TST_CHECK(!drv_first_lap_manners(d, &v));
     v = view_with(2, &o, 5.0, 0.0); /* and clear for good */

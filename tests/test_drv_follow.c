@@ -1,11 +1,13 @@
 /* test_drv_follow.c: safe following (drivers/drv_follow.c). Behind a slower car into a braking zone the rule in time
  * lets the follower carry more speed than the rule at the same points (the reason it exists), yet both stop it behind
  * a car standing still; a lead in a train is followed further back; the first lap uses the same-points rule; a lead
- * with no braking foreseen is followed closely, in its tow; a lead is seen along its own speed plan; in a tight corner
- * the braking the corner leaves, not the braking at rest, says whether a car ahead can limit us at all. */
+ * with no braking foreseen is followed closely, in its tow; a lead is seen along its own speed plan, and along its
+ * lane's caps when it is off its racing line; in a tight corner the braking the corner leaves, not the braking at
+ * rest, says whether a car ahead can limit us at all. */
 #include "../drivers/drv.h"
 #include "../drivers/drv_drive.h"
 #include "../drivers/drv_follow.h"
+#include "../drivers/drv_internal.h"
 #include "drv_tst.h"
 #include "tst.h"
 
@@ -56,6 +58,28 @@ static int test_time_rule_closes_up(void)
     /* and in time the limit grows with the gap */
     o = case_set(&c, 30.0, 65.0, false, 0.0, 1);
     TST_CHECK(drv_follow_time(&c.view, c.driver, &c.here, o) < v_time);
+    case_close(&c);
+    return 0;
+}
+
+/* A lead off its racing line (attacking, held in a lane) is predicted along its lane's caps where they are below its
+ * plan: into the braking zone, a lead 3 m off its line brakes earlier than its plan says, and we must be slower
+ * behind it than behind the same lead judged by its plan alone. A lead on its line is judged by its plan. */
+static int test_lead_off_its_line_drives_its_lane(void)
+{
+    Case c;
+    TST_CHECK(case_open(&c));
+    const DrvLanes *lanes = c.driver->lanes;
+    const DrvOther *o = case_set(&c, 40.0, 65.0, false, 0.0, 1);
+    c.others[0].d_m -= 3.0;
+    double on_lane = drv_follow_time(&c.view, c.driver, &c.here, o);
+    c.driver->lanes = NULL; /* the same lead without its lane's caps */
+    double by_plan = drv_follow_time(&c.view, c.driver, &c.here, o);
+    TST_CHECK(on_lane < by_plan - 1.0);
+    c.others[0].d_m += 3.0; /* on its line: the lanes change nothing */
+    double on_line_plain = drv_follow_time(&c.view, c.driver, &c.here, o);
+    c.driver->lanes = lanes;
+    TST_CHECK(drv_follow_time(&c.view, c.driver, &c.here, o) == on_line_plain);
     case_close(&c);
     return 0;
 }
@@ -264,6 +288,7 @@ int main(void)
     TST_RUN(test_no_limit_only_where_the_corner_lets_us_stop);
     TST_RUN(test_lead_is_predicted_along_its_own_plan);
     TST_RUN(test_time_rule_closes_up);
+    TST_RUN(test_lead_off_its_line_drives_its_lane);
     TST_RUN(test_both_stop_behind_a_stopped_car);
     TST_RUN(test_train_is_followed_further_back);
     TST_RUN(test_first_lap_follows_at_the_same_points);
