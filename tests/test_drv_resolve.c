@@ -301,17 +301,20 @@ static int test_driver_free_lane_swerves(void)
     return 0;
 }
 
-/* The slow car 30 m ahead in our lane, and one with its nose 1 m behind our tail at behind_d. */
-static double swerve_with_car_behind(const TrkTrack *t, const TrkCarParams *car, const DrvPersonality *p, double behind_d)
+/* The slow car 30 m ahead in our lane, and one `ds` behind us (centre to centre) at offset d and speed v (ours 50). */
+static double swerve_with_car_behind(const TrkTrack *t, const TrkCarParams *car, const DrvPersonality *p, double ds,
+                                     double d, double v)
 {
-    DrvOther o[2] = {other(-5.6, behind_d, 50.0), other(30.0, 0.0, 35.0)};
+    DrvOther o[2] = {other(ds, d, v), other(30.0, 0.0, 35.0)};
     o[0].id = 2;
     bool braking;
     return first_target(t, car, p, o, 2, &braking);
 }
 
 /* Swerving round a slow car never cuts across the nose of a car just behind and beside us: whichever side it is
- * on, we go the other way. A car straight behind (in our wake) does not stop the swerve. */
+ * on, we go the other way. A car straight behind (in our wake) does not stop the swerve. A car further back that
+ * closes fast is as much a wall, as far back as it closes in a second (braking into a corner it brakes as we do, so
+ * what it closes it keeps closing, and cutting across its nose was a rear-end): here 14 m back, 10 m/s faster. */
 static int test_driver_swerve_spares_car_behind(void)
 {
     TrkTrack *t = oval();
@@ -320,37 +323,11 @@ static int test_driver_swerve_spares_car_behind(void)
     p.reaction_noise = 0.0;
     for (int c = 0; c < NCOUNTS; c++) {
         p.slots = counts[c];
-        TST_CHECK(swerve_with_car_behind(t, &car, &p, -3.0) > 2.3);
-        TST_CHECK(swerve_with_car_behind(t, &car, &p, 3.0) < -2.3);
-        TST_CHECK(fabs(swerve_with_car_behind(t, &car, &p, 0.0)) > 2.3);
-    }
-    trk_free(t);
-    return 0;
-}
-
-/* The slow car 30 m ahead in our lane, and one 14 m behind (centre to centre) at behind_d closing at 10 m/s. */
-static double swerve_with_car_closing(const TrkTrack *t, const TrkCarParams *car, const DrvPersonality *p,
-                                      double behind_d)
-{
-    DrvOther o[2] = {other(-14.0, behind_d, 60.0), other(30.0, 0.0, 35.0)};
-    o[0].id = 2;
-    bool braking;
-    return first_target(t, car, p, o, 2, &braking);
-}
-
-/* A car further back that closes fast is as much a wall as one just behind: as far back as it closes in a second
- * (braking into a corner it brakes as we do, so what it closes it keeps closing, and cutting across its nose was a
- * rear-end). */
-static int test_driver_swerve_spares_car_closing(void)
-{
-    TrkTrack *t = oval();
-    TrkCarParams car = trk_default_car();
-    DrvPersonality p = drv_default_personality();
-    p.reaction_noise = 0.0;
-    for (int c = 0; c < NCOUNTS; c++) {
-        p.slots = counts[c];
-        TST_CHECK(swerve_with_car_closing(t, &car, &p, -3.0) > 2.3);
-        TST_CHECK(swerve_with_car_closing(t, &car, &p, 3.0) < -2.3);
+        TST_CHECK(swerve_with_car_behind(t, &car, &p, -5.6, -3.0, 50.0) > 2.3);
+        TST_CHECK(swerve_with_car_behind(t, &car, &p, -5.6, 3.0, 50.0) < -2.3);
+        TST_CHECK(fabs(swerve_with_car_behind(t, &car, &p, -5.6, 0.0, 50.0)) > 2.3);
+        TST_CHECK(swerve_with_car_behind(t, &car, &p, -14.0, -3.0, 60.0) > 2.3);
+        TST_CHECK(swerve_with_car_behind(t, &car, &p, -14.0, 3.0, 60.0) < -2.3);
     }
     trk_free(t);
     return 0;
@@ -421,7 +398,6 @@ int main(void)
     TST_RUN(test_driver_blocked_brakes);
     TST_RUN(test_driver_free_lane_swerves);
     TST_RUN(test_driver_swerve_spares_car_behind);
-    TST_RUN(test_driver_swerve_spares_car_closing);
     TST_RUN(test_driver_held_lane_brakes_early);
     TST_RUN(test_lod);
     return tst_report();
