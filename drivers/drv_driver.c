@@ -189,9 +189,6 @@ inline void drv_noise_update(DrvDriver *driver, const DrvView *view)
     driver->noise.next_draw_s = t + DRV_NOISE_PERIOD_S;
 }
 
-/* A tick of either model: the reaction noise, the track at the car and the racing line's target point (which moves
- * with the car, so they are read every tick, also between decisions), the model's decision when one is due, then
- * the shared control toward the plan. */
 /* Whether a car that was in the start's pack still is: on the first lap, until it is at speed with no other car
  * within DRV_PACK_AHEAD_S ahead or DRV_PACK_BEHIND_S behind (as far as its view reaches). Once clear it stays clear,
  * also when the field closes up on it again later in the lap: it is racing by then. Half a second is enough ahead:
@@ -212,6 +209,9 @@ static bool drv_still_in_start_pack(bool was, const DrvView *view)
     return false;
 }
 
+/* A tick of either model: the reaction noise, the track at the car and the racing line's target point (which moves
+ * with the car, so they are read every tick, also between decisions), the model's decision when one is due, then
+ * the shared control toward the plan. */
 void drv_think(DrvDriver *driver, const DrvView *view, DrvControls *out)
 {
     driver->in_start_pack = drv_still_in_start_pack(driver->in_start_pack, view);

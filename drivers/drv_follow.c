@@ -252,8 +252,8 @@ static double drv_escape_gain(double hi, double lo_v, const DrvEscapeBrake *br)
  * never negative: an fmax of the square root of an fmax with 0, NaN operands included) nor falls below lo_v, the
  * lower of its speed now and its pace times the plan's floor over the way's reach, so the follower's speed is at
  * most the larger of hi and the lead's, and the distance it gains at most drv_escape_gain. Every step of the escape
- * is monotonic in the values bounded, and the slack covers the rounding of its sums. A lead on a lane's caps has no
- * such floor here: not sure. */
+ * is monotonic in the values bounded, and the slack covers the rounding of its sums. A lead on a lane's caps may go
+ * below that floor: no proof for it. */
 static bool drv_escape_surely_holds(double hi, double room, const DrvEscapeBrake *br, const DrvLeadWay *way)
 {
     double v0 = way->v[0];
@@ -383,7 +383,7 @@ double drv_follow_safe_speed_below(const DrvView *view, const DrvDriver *driver,
                                    const DrvOther *o, double cap_mps)
 {
     return drv_first_lap_manners(driver, view) ? drv_follow_points_below(view, driver, here, o, cap_mps)
-                                : drv_follow_time_below(view, driver, here, o, cap_mps);
+                                               : drv_follow_time_below(view, driver, here, o, cap_mps);
 }
 
 double drv_follow_lead_accel(const DrvDriver *driver, const DrvView *view, const DrvOther *o)
