@@ -327,8 +327,7 @@ static double drv_follow_time_below(const DrvView *view, const DrvDriver *driver
             way.pace = drv_fmin(way.pace, DRV_TRAIN_SHARE * drv_beh_pace(plan_o, view->s_m, c));
     if (drv_escape_surely_holds(hi, room, &br, &way))
         return INFINITY; /* as the escape from hi below would */
-    const TrkSpot lead_spot = trk_spot_at(driver->track, s_lead, NULL); /* the line's curvature where it is */
-    way.b_mps2 = drv_corner_braking(g, o->speed_mps, lead_spot.line_kappa);
+    way.b_mps2 = drv_corner_braking(g, o->speed_mps, trk_line_curvature(driver->track, s_lead, NULL));
     drv_lead_way_step_at(&way, plan_lead); /* every escape takes the first step: at s_lead + x[0], s_lead + 0.0 */
     /* A lead whose pace on its plan holds for the next seconds (a straight, no corner it brakes for) is followed
      * closely, in its wake: a faster car held 0.2 s behind it never came into the tow that lets it pull alongside.
