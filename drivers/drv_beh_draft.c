@@ -1,6 +1,11 @@
 /* drv_beh_draft.c: slipstream hunting. On a straight, a car ahead that is at least as fast as us (or barely
- * slower) within drafting range is interest at its offset, stronger the closer and faster it is, weighted by the
- * driver's draft. Close behind, avoid's danger takes over and the driver pulls out to use the speed. */
+ * slower) within drafting range is interest in its wake, stronger the closer and faster it is, weighted by the
+ * driver's draft. Close behind, avoid's danger takes over and the driver pulls out to use the speed.
+ *
+ * The wake is where the car drives, so it lies along the racing line at the car's offset from it: at our lookahead
+ * point, the line there plus that offset (the lanes of drv_beh_attack.c are compared the same way). Where the line
+ * sweeps across the track out of a corner, the car's offset now is metres from its wake at our point: interest there
+ * held a drafter off the line, on a slower lane out of every corner, too far back to attack into the next one. */
 #include "drv_beh.h"
 #include "drv_math.h"
 
@@ -18,6 +23,17 @@ bool drv_beh_draft_reaches(const DrvView *view, const DrvPersonality *p, const D
     double gap = drv_beh_gap_m(view, o);
     double faster = o->speed_mps - view->speed_mps;
     return gap <= DRV_DRAFT_RANGE_M + margin_m && faster >= -DRV_DRAFT_SLOWER_OK_MPS - margin_mps;
+}
+
+/* Where the wake of car o lies at our lookahead point: its offset from the racing line, carried along the line; its
+ * offset now when there is no track to read the line from. */
+static double drv_beh_draft_wake_d(const DrvView *view, const DrvBehCtx *ctx, const DrvOther *o)
+{
+    if (ctx->track == NULL)
+        return o->d_m;
+    double s_o = view->s_m + o->ds_m, line_o;
+    trk_line_d_n(ctx->track, &s_o, &line_o, 1);
+    return ctx->line_d_m + (o->d_m - line_o);
 }
 
 void drv_beh_draft(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map)
@@ -43,6 +59,7 @@ void drv_beh_draft(const DrvView *view, const DrvPersonality *p, const DrvBehCtx
             continue;
         double closeness = 1.0 - gap / DRV_DRAFT_RANGE_M;
         double pace = drv_fmin(1.0, 0.6 + 0.2 * (faster + DRV_DRAFT_SLOWER_OK_MPS));
-        drv_map_write_peak(map, DRV_MAP_INTEREST, o->d_m, weight * closeness * pace, o->width_m);
+        drv_map_write_peak(map, DRV_MAP_INTEREST, drv_beh_draft_wake_d(view, ctx, o), weight * closeness * pace,
+                           o->width_m);
     }
 }

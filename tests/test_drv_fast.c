@@ -608,7 +608,13 @@ static void ref_draft(const DrvView *view, const DrvPersonality *p, const DrvBeh
             continue;
         double closeness = 1.0 - gap / 45.0;
         double pace = fmin(1.0, 0.6 + 0.2 * (faster + 2.0));
-        drv_map_write_peak(map, DRV_MAP_INTEREST, o->d_m, p->draft_weight * closeness * pace, o->width_m);
+        double at = o->d_m; /* its wake: along the racing line at its offset from it, where there is a track */
+        if (ctx->track != NULL) {
+            double s_o = view->s_m + o->ds_m, line_o;
+            trk_line_d_n(ctx->track, &s_o, &line_o, 1);
+            at = ctx->line_d_m + (o->d_m - line_o);
+        }
+        drv_map_write_peak(map, DRV_MAP_INTEREST, at, p->draft_weight * closeness * pace, o->width_m);
     }
 }
 
