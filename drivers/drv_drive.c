@@ -29,6 +29,8 @@
 #define DRV_COURSE_MEET_MAX_S 3.0        /* the line is followed this far in time to where we would catch a car */
 #define DRV_COURSE_SAMPLES 4             /* points of the line looked at on the way */
 #define DRV_COURSE_RANGE_M 80.0          /* cars further ahead than this are not followed yet */
+#define DRV_COURSE_LAT_S 1.0             /* a car moving across is followed where its lateral speed takes it within
+                                          * the time we take to reach it, this long at most, s */
 #define DRV_FILE_GAP_M 1.0             /* single file: a bumper gap below this counts as beside... */
 #define DRV_FILE_RANGE_M 8.0           /* ...and a car ahead nearer than this may be beside us where the sweep begins */
 #define DRV_FILE_AHEAD_M 20.0          /* centre to centre, cars further ahead are beyond that range (any car's length) */
@@ -101,7 +103,10 @@ static double drv_line_weight(double target_d, double line_ahead_d)
 /* The nearest car ahead on our course: in the lane we aim for or, when we aim for the racing line (which the
  * steering then tracks, drv_drive_steer), on the line between here and it. Through a chicane the line sweeps
  * across the whole track in a few car lengths, so a car that is clear of the line's offset ahead now can still be
- * on the line's way across. NULL when none. `first`: drv_first_ahead.
+ * on the line's way across. A car moving across the track is in our lane too when its lateral speed takes it there
+ * (or across it) by the time we reach it, within DRV_COURSE_LAT_S: of two cars crossing the track toward the same
+ * lane, the faster one behind held its speed until the one ahead was in that lane just ahead of it. NULL when none.
+ * `first`: drv_first_ahead.
  *
  * The tests are ordered by cost, each one pure, so the order cannot change which car is returned: a car outside
  * the lane when the line's way is the lane itself (w 0) is dropped before anything else, whether passed beside or
@@ -122,6 +127,13 @@ static const DrvOther *drv_car_on_course(const DrvDriver *driver, const DrvView 
             break;
         double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
         bool in_lane = o->d_m + half > target_d && o->d_m - half < target_d;
+        if (!in_lane) {
+            double closing_now = view->speed_mps - o->speed_mps;
+            double t = closing_now > 0.1 ? drv_fmin(gap / closing_now, DRV_COURSE_LAT_S) : DRV_COURSE_LAT_S;
+            double d_then = o->d_m + o->lat_speed_mps * t;
+            in_lane = (d_then + half > target_d && d_then - half < target_d) ||
+                      (o->d_m - target_d) * (d_then - target_d) < 0.0;
+        }
         if (!in_lane && !(w > 0.0))
             continue; /* not on the line's way: the lane alone is our course (passed beside or not) */
         /* a car we would reach before we could be in its lane is one we would pass beside, not follow: being
