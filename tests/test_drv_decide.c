@@ -333,8 +333,8 @@ static int test_target_follows_line(void)
         v.s_m = 1440.0 + 0.3 * (double)tick;
         v.d_m = trk_line_d(t, v.s_m, NULL);
         /* company 40 m ahead at our speed: within drafting's reach, so maps are built, but nothing is written for it
-         * off a straight, so the line is the choice (100 m ahead it was a lone car's plan, which follows the line
-         * for another reason, since session 5's lone-car rule) */
+         * off a straight, so the line is the choice (100 m ahead it is a lone car's plan, which follows the line
+         * for another reason: a lone car builds no maps) */
         o.ds_m = 40.0, o.speed_mps = 30.0;
         DrvControls c;
         drv_think(d, &v, &c);
