@@ -109,8 +109,8 @@ static double drv_line_weight(double target_d, double line_ahead_d)
  * `first`: drv_first_ahead.
  *
  * The tests are ordered by cost, each one pure, so the order cannot change which car is returned: a car outside
- * the lane when the line's way is the lane itself (w 0) is dropped before anything else, whether passed beside or
- * not; a car passed beside (the lateral-time test) is dropped before the line is sampled for it, and a car in the
+ * the lane and not moving into it, when the line's way is the lane itself (w 0), is dropped before anything else,
+ * whether passed beside or not; a car passed beside (the lateral-time test) is dropped before the line is sampled for it, and a car in the
  * lane we aim for (target_d lies inside every [lo, hi] of the line's way) needs no samples to be on our course. The
  * samples (a track look-up each) are read only for a car that is neither: most of this function's cost in a dense
  * pack. */
@@ -126,10 +126,10 @@ static const DrvOther *drv_car_on_course(const DrvDriver *driver, const DrvView 
         if (o->ds_m > DRV_COURSE_RANGE_M)
             break;
         double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
+        double closing = view->speed_mps - o->speed_mps;
         bool in_lane = o->d_m + half > target_d && o->d_m - half < target_d;
         if (!in_lane) {
-            double closing_now = view->speed_mps - o->speed_mps;
-            double t = closing_now > 0.1 ? drv_fmin(gap / closing_now, DRV_COURSE_LAT_S) : DRV_COURSE_LAT_S;
+            double t = closing > 0.1 ? drv_fmin(gap / closing, DRV_COURSE_LAT_S) : DRV_COURSE_LAT_S;
             double d_then = o->d_m + o->lat_speed_mps * t;
             in_lane = (d_then + half > target_d && d_then - half < target_d) ||
                       (o->d_m - target_d) * (d_then - target_d) < 0.0;
@@ -140,7 +140,6 @@ static const DrvOther *drv_car_on_course(const DrvDriver *driver, const DrvView 
          * beside it is the avoid behaviour's business (following it would mean a sudden, useless stop). Asked only
          * when closing, and of a car clear of us sideways: for one that overlaps us, t_lat is sqrt(0) = 0, which no
          * time to reach it (gap >= 0 over closing > 0) is below (and a NaN offset counts as 0 too). */
-        double closing = view->speed_mps - o->speed_mps;
         double clear = fabs(view->d_m - o->d_m) - half;
         if (closing > 0.1 && clear > 0.0) {
             double t_lat = sqrt(2.0 * drv_fmax(clear, 0.0) / DRV_CLEAR_LAT_MPS2);
