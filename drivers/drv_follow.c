@@ -10,8 +10,9 @@
  * - Clear of the pack, and from the second lap (drv_follow_time), the follower must be able to stay a headway behind
  *   where the lead will be at each moment: it may carry more speed into a braking zone than the lead as long as it
  *   can still brake in time, which is how a faster car closes up on a slower one and gets alongside. Behind a lead
- *   with no braking foreseen (in its tow on a straight) the reaction time is short, and grows as its braking comes
- *   nearer; so does the headway behind a lead off its racing line, whose braking its plan does not foretell.
+ *   with no braking foreseen (in its tow on a straight) no reaction time is counted, and the full one once its
+ *   braking is near; the headway behind a lead off its racing line, whose braking its plan does not foretell, grows
+ *   as that braking comes nearer.
  * Both predict the lead braking at the limit from now, but never below a share of its pace on its plan (its speed now
  * over the speed plan its driver aims for, which the view shows: drv_beh_plan_of): it brakes for the corners it
  * brakes for, where its plan brakes for them, not to a stop. */
@@ -30,13 +31,18 @@
 #define DRV_POINTS_SAMPLES 8            /* points of the lead's predicted way checked */
 #define DRV_POINTS_EXTRA_M 20.0         /* read this far beyond its braking distance, m */
 #define DRV_POINTS_MAX_REACH_M 200.0
-/* In time: our reaction time to the lead's braking, s. Its braking for a corner is foreseen (it brakes where its plan
- * does), so the reaction is a driver's to brake lights it expects; a longer one holds a follower back to half a second
- * at every braking point, too far to brake later than the lead and get alongside. */
+/* In time: our reaction time to the lead's braking, s, counted in whole steps of the escape (DRV_TIME_DT_S). Its
+ * braking for a corner is foreseen (it brakes where its plan does), so the reaction is a driver's to brake lights it
+ * expects; a longer one holds a follower back to half a second at every braking point, too far to brake later than
+ * the lead and get alongside. */
 #define DRV_TIME_REACTION_S 0.2
 #define DRV_TIME_HEADWAY_S 0.1          /* time headway kept all through the escape, s */
-#define DRV_TIME_WAKE_REACTION_S 0.15   /* the same two behind a lead with no braking foreseen (in its wake on a */
-#define DRV_TIME_WAKE_HEADWAY_S 0.05    /* straight, where the tow is): the escape is to pull out beside it, s */
+/* Behind a lead with no braking foreseen (in its wake on a straight, where the tow is) no reaction is counted, and the
+ * headway is shorter: braking it does not foresee is met by pulling out beside it. A reaction of 0.15 s there (counted
+ * to the part of a step) held followers further back: fewer passes, and following cost more (docs/research.md,
+ * fifteenth round). */
+#define DRV_TIME_WAKE_REACTION_S 0.0
+#define DRV_TIME_WAKE_HEADWAY_S 0.05
 /* The headway stays the wake's into a braking zone behind a lead on its racing line, which brakes where its plan
  * says: doubled there, it took a follower out of the tow (6 m of bumper gap to 14 m at 75 m/s) in the two seconds
  * before the braking point it might have attacked at. A lead further than this off its line (defending, held in a
@@ -332,7 +338,9 @@ static double drv_follow_time_below(const DrvView *view, const DrvDriver *driver
     /* A lead whose pace on its plan holds for the next seconds (a straight, no corner it brakes for) is followed
      * closely, in its wake: a faster car held 0.2 s behind it never came into the tow that lets it pull alongside.
      * Braking it does not foresee is met by pulling out beside it (drv_beh_attack.c judges whether that works). */
-    /* from the wake's values to the full ones as the braking comes nearer, so a follower drops back gently */
+    /* from the wake's values to the full ones as the braking comes nearer, so a follower drops back gently: the
+     * headway (behind a lead off its line) over the weight's whole range, the reaction, in whole steps, once the
+     * braking is within DRV_TIME_FORESEE_FULL_S */
     double w = drv_lead_braking_weight(plan_o, s_lead, way.pace, o->speed_mps);
     double react = DRV_TIME_WAKE_REACTION_S + w * (DRV_TIME_REACTION_S - DRV_TIME_WAKE_REACTION_S);
     double headway = off_line ? DRV_TIME_WAKE_HEADWAY_S + w * (DRV_TIME_HEADWAY_S - DRV_TIME_WAKE_HEADWAY_S)
