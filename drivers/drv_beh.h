@@ -91,6 +91,15 @@ bool drv_beh_draft_reaches(const DrvView *view, const DrvPersonality *p, const D
 /* Lateral clearance added to the combined half-widths of two cars when judging overlap, m. */
 #define DRV_BEH_SIDE_MARGIN_M 0.3
 
+/* How far car o is off the racing line where it is, m (left positive): lanes are compared, and a wake carried, as
+ * offsets from the line, each read where its car is. */
+static inline double drv_beh_off_line_m(const TrkTrack *track, const DrvView *view, const DrvOther *o)
+{
+    double s_o = view->s_m + o->ds_m, line_o;
+    trk_line_d_n(track, &s_o, &line_o, 1);
+    return o->d_m - line_o;
+}
+
 /* The speed plan a car ahead is predicted along: its own, when the view shows it (DrvOther.plan), else ours. */
 static inline const TrkSpeedProfile *drv_beh_plan_of(const TrkSpeedProfile *ours, const DrvOther *o)
 {

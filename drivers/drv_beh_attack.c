@@ -57,9 +57,7 @@ static const DrvOther *drv_attack_followed(const DrvView *view, const DrvBehCtx 
         if (gap > DRV_ATTACK_RANGE_M)
             break; /* sorted by ds: every later car is further still */
         double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
-        double s_o = view->s_m + o->ds_m, line_o;
-        trk_line_d_n(ctx->track, &s_o, &line_o, 1);
-        if (gap > 0.0 && fabs((o->d_m - line_o) - (view->d_m - line_me)) < half)
+        if (gap > 0.0 && fabs(drv_beh_off_line_m(ctx->track, view, o) - (view->d_m - line_me)) < half)
             return o;
         if (gap > 0.0 && o->id == ctx->attacked_id)
             attacked = o;

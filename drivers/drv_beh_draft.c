@@ -29,11 +29,7 @@ bool drv_beh_draft_reaches(const DrvView *view, const DrvPersonality *p, const D
  * offset now when there is no track to read the line from. */
 static double drv_beh_draft_wake_d(const DrvView *view, const DrvBehCtx *ctx, const DrvOther *o)
 {
-    if (ctx->track == NULL)
-        return o->d_m;
-    double s_o = view->s_m + o->ds_m, line_o;
-    trk_line_d_n(ctx->track, &s_o, &line_o, 1);
-    return ctx->line_d_m + (o->d_m - line_o);
+    return ctx->track == NULL ? o->d_m : ctx->line_d_m + drv_beh_off_line_m(ctx->track, view, o);
 }
 
 void drv_beh_draft(const DrvView *view, const DrvPersonality *p, const DrvBehCtx *ctx, DrvContextMap *map)

@@ -110,10 +110,10 @@ static double drv_line_weight(double target_d, double line_ahead_d)
  *
  * The tests are ordered by cost, each one pure, so the order cannot change which car is returned: a car outside
  * the lane and not moving into it, when the line's way is the lane itself (w 0), is dropped before anything else,
- * whether passed beside or not; a car passed beside (the lateral-time test) is dropped before the line is sampled for it, and a car in the
- * lane we aim for (target_d lies inside every [lo, hi] of the line's way) needs no samples to be on our course. The
- * samples (a track look-up each) are read only for a car that is neither: most of this function's cost in a dense
- * pack. */
+ * whether passed beside or not; a car passed beside (the lateral-time test) is dropped before the line is sampled
+ * for it, and a car in the lane we aim for (target_d lies inside every [lo, hi] of the line's way) needs no samples
+ * to be on our course. The samples (a track look-up each) are read only for a car that is neither: most of this
+ * function's cost in a dense pack. */
 static const DrvOther *drv_car_on_course(const DrvDriver *driver, const DrvView *view, int first, double target_d,
                                          double line_ahead_d)
 {
