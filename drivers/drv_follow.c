@@ -54,7 +54,7 @@
 #define DRV_TIME_FORESEE_MPS 0.5        /* ...by more than this, m/s... */
 #define DRV_TIME_FORESEE_FULL_S 1.0     /* ...and the full reaction time and headway from this near in time */
 #define DRV_TIME_FORESEE_SAMPLES 8
-#define DRV_TIME_MIN_GRIP_SHARE 0.3     /* braking counted on in a corner: at least this share of the grip */
+#define DRV_TIME_MIN_GRIP_SHARE 0.3     /* the lead's braking counted on in a corner: at least this share of the grip */
 #define DRV_TIME_DT_S 0.2               /* step of the predicted ways, s */
 #define DRV_TIME_STEPS 20               /* steps: the ways are predicted this far (4 s) */
 #define DRV_TIME_ITERATIONS 8           /* at most this many steps of the root search... */
@@ -180,16 +180,20 @@ static int drv_reaction_steps(double react_s)
 
 /* The follower's braking in its escape: its share of the grip at each speed on the way down, since the grip falls
  * with the downforce as the car slows (counted at the speed it starts from, the escape promised braking the car no
- * longer had by the time it needed it). */
+ * longer had by the time it needed it). The grip is counted whole, as on a straight, not what the corner leaves: the
+ * lead's braking is the corner's (drv_corner_braking at its place), so in a corner the escape only has to shed the
+ * difference in speed. Counted at what the corner left the follower (the curvature at the car and half a second
+ * ahead), it held cars behind slower ones 16 m back (median) instead of 10 m, out of the tow and too far back to
+ * attack at the next braking point (docs/research.md, sixteenth round). */
 typedef struct DrvEscapeBrake {
     TrkCarParams car; /* a copy, not a pointer: with the escape's restrict, its fields stay in registers for a whole
                        * escape instead of being read again after each store to the lead's way */
-    double share, kappa; /* the driver's grip use; the curvature the braking shares the grip with, 1/m */
+    double share;     /* the driver's grip use */
 } DrvEscapeBrake;
 
 static inline double drv_escape_brake(const DrvEscapeBrake *br, double v)
 {
-    return br->share * drv_corner_braking(trk_car_grip_mps2(&br->car, v), v, br->kappa);
+    return br->share * trk_car_grip_mps2(&br->car, v);
 }
 
 /* The escape, judged in time: a follower at speed v, `room` metres behind the lead, reacts for react_steps steps
@@ -229,23 +233,14 @@ static double drv_escape_margin(double v, double room, const DrvEscapeBrake *res
 #define DRV_TIME_MAX_SHARE (1.0 + 1e-9)
 #define DRV_TIME_SURE_SLACK_M 1e-3 /* far more than the rounding of an escape's sums */
 
-/* The least the escape brakes (drv_escape_brake) at any speed up to hi, given g, the least grip over those speeds: the
- * corner takes at most hi^2 |kappa| of the grip. Braking at rest is not it: in a corner the cornering force grows
- * with the speed squared, faster than the downforce's grip. */
-static double drv_escape_least_brake(const DrvEscapeBrake *br, double g, double hi)
-{
-    double lat = hi * hi * fabs(br->kappa);
-    return br->share * drv_fmax(sqrt(drv_fmax(g * g - lat * lat, 0.0)), DRV_TIME_MIN_GRIP_SHARE * g);
-}
-
 /* How far a follower reacting at hi and then braking (br) gains on a lead that keeps lo_v or more, m, until it is
  * down to the lead's speed: the reaction's gain plus the continuous braking's at bmin, the least braking over
- * speeds from lo_v to hi (the grip at the slower end of its monotonic law, the corner at hi), and 1/8 bmin dt^2 by
- * which the last step's trapezoid overshoots that. NaN or INFINITY when it says nothing. */
+ * speeds from lo_v to hi (the grip at the slower end of its monotonic law), and 1/8 bmin dt^2 by which the last
+ * step's trapezoid overshoots that. NaN or INFINITY when it says nothing. */
 static double drv_escape_gain(double hi, double lo_v, const DrvEscapeBrake *br)
 {
     double g = drv_fmin(trk_car_grip_mps2(&br->car, lo_v), trk_car_grip_mps2(&br->car, hi));
-    double bmin = drv_escape_least_brake(br, g, hi);
+    double bmin = br->share * g;
     if (!(g >= 0.0 && br->share >= 0.0 && bmin > 0.0))
         return INFINITY;
     double over = hi > lo_v ? hi - lo_v : 0.0;
@@ -305,13 +300,12 @@ static double drv_follow_time_below(const DrvView *view, const DrvDriver *driver
                                     const DrvOther *o, double cap_mps)
 {
     double g = here->grip_mps2, v = view->speed_mps, s_lead = view->s_m + o->ds_m;
-    double k_ahead = trk_line_curvature(driver->track, view->s_m + 0.5 * v, NULL);
-    const DrvEscapeBrake br = {driver->car, driver->p.grip_use, drv_fmax(fabs(here->spot.line_kappa), fabs(k_ahead))};
+    const DrvEscapeBrake br = {driver->car, driver->p.grip_use};
     double room = drv_fmax(drv_beh_gap_m(view, o) - DRV_FOLLOW_ROOM_M, 0.0);
     /* the root is searched between rest and the bracket's top */
     double lo = 0.0, hi = drv_fmax(v, here->line_speed_mps) + DRV_TIME_ABOVE_MPS;
     /* the least it brakes at any speed up to the top (the grip at rest is the least): the early return stays safe */
-    double b = drv_escape_least_brake(&br, trk_car_grip_mps2(&br.car, 0.0), hi);
+    double b = br.share * trk_car_grip_mps2(&br.car, 0.0);
     /* a lead further than we need to stop dead from the bracket's top cannot limit us (the escape below never ends
      * further on): most leads in view, and neither the train nor the prediction is needed */
     if (room >= hi * (DRV_TIME_REACTION_S + DRV_TIME_HEADWAY_S) + hi * hi / (2.0 * b))

@@ -2,8 +2,8 @@
  * lets the follower carry more speed than the rule at the same points (the reason it exists), yet both stop it behind
  * a car standing still; a lead in a train is followed further back; the first lap uses the same-points rule; a lead
  * with no braking foreseen is followed closely, in its tow; a lead is seen along its own speed plan, and along its
- * lane's caps when it is off its racing line; in a tight corner the braking the corner leaves, not the braking at
- * rest, says whether a car ahead can limit us at all. */
+ * lane's caps when it is off its racing line; into a tight corner a car a little slower than our plan is followed
+ * closely, its braking being the corner's. */
 #include "../drivers/drv.h"
 #include "../drivers/drv_drive.h"
 #include "../drivers/drv_follow.h"
@@ -263,29 +263,28 @@ static double tightest_corner(const TrkTrack *t)
     return best_s;
 }
 
-static int test_no_limit_only_where_the_corner_lets_us_stop(void)
+/* Into gp's hairpin, 50 m before its tightest point at our plan's speed, 20 m behind a car (centre to centre) that
+ * goes 0.97 of our plan where it is: its braking is what its corner leaves it, and the escape only has to shed the
+ * difference, so the rule lets us keep our plan (counted at the braking our own corner leaves us, it held us below
+ * it). A car standing where that one is still limits us. */
+static int test_corner_entry_followed_closely(void)
 {
     Case c;
     TST_CHECK(case_open(&c));
-    /* in gp's tightest corner at 20 m/s, a car standing 40 m ahead on the line: the corner takes most of the grip at
-     * that speed, so braking at rest (all of the grip, which would stop us in time from the bracket's top) is no
-     * bound on the escape's, and the limit holds us below our speed */
-    double s = tightest_corner(c.track) - 5.0;
-    double d = trk_line_d(c.track, s, NULL);
-    c.others[0] = (DrvOther){.id = 1, .ds_m = 40.0, .d_m = trk_line_d(c.track, s + 40.0, NULL), .speed_mps = 0.0,
-                             .length_m = 4.6, .width_m = 2.0};
-    c.view = (DrvView){.track = c.track, .tick = 100, .dt_s = 0.01, .laps_done = 1, .s_m = s, .d_m = d,
-                       .speed_mps = 20.0, .length_m = 4.6, .width_m = 2.0, .others = c.others, .other_count = 1};
-    drv_drive_here(c.driver, &c.view, s + 20.0, &c.here);
-    double v = drv_follow_time(&c.view, c.driver, &c.here, &c.others[0]);
-    TST_CHECK(v < 20.0);
+    double s = tightest_corner(c.track) - 50.0, gap = 20.0;
+    double v = trk_speed_at(c.driver->profile, s, NULL);
+    double v_lead = 0.97 * trk_speed_at(c.driver->profile, s + gap, NULL);
+    const DrvOther *o = case_set_at(&c, s, v, gap, v_lead);
+    TST_CHECK(drv_follow_time(&c.view, c.driver, &c.here, o) > v);
+    o = case_set_at(&c, s, v, gap, 0.0);
+    TST_CHECK(drv_follow_time(&c.view, c.driver, &c.here, o) < v);
     case_close(&c);
     return 0;
 }
 
 int main(void)
 {
-    TST_RUN(test_no_limit_only_where_the_corner_lets_us_stop);
+    TST_RUN(test_corner_entry_followed_closely);
     TST_RUN(test_lead_is_predicted_along_its_own_plan);
     TST_RUN(test_time_rule_closes_up);
     TST_RUN(test_lead_off_its_line_drives_its_lane);
