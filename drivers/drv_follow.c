@@ -183,8 +183,8 @@ static int drv_reaction_steps(double react_s)
  * longer had by the time it needed it). The grip is counted whole, as on a straight, not what the corner leaves: the
  * lead's braking is the corner's (drv_corner_braking at its place), so in a corner the escape only has to shed the
  * difference in speed. Counted at what the corner left the follower (the curvature at the car and half a second
- * ahead), it held cars behind slower ones 16 m back (median) instead of 10 m, out of the tow and too far back to
- * attack at the next braking point (docs/research.md, sixteenth round). */
+ * ahead: the apex's, all through a corner's entry), it held cars back behind slower ones, out of the tow and too far
+ * back to attack at the next braking point (docs/research.md, sixteenth round). */
 typedef struct DrvEscapeBrake {
     TrkCarParams car; /* a copy, not a pointer: with the escape's restrict, its fields stay in registers for a whole
                        * escape instead of being read again after each store to the lead's way */
