@@ -28,7 +28,9 @@
 #define DRV_CLEAR_LAT_MPS2 4.0          /* assumed lateral acceleration when judging whether a move clears a car */
 #define DRV_COURSE_MEET_MAX_S 3.0        /* the line is followed this far in time to where we would catch a car */
 #define DRV_COURSE_SAMPLES 4             /* points of the line looked at on the way */
-#define DRV_COURSE_RANGE_M 80.0          /* cars further ahead than this are not followed yet */
+#define DRV_COURSE_RANGE_M 80.0          /* cars further ahead than this are not followed yet... */
+#define DRV_COURSE_REACT_S 0.2           /* ...unless crawling within our stopping distance, after this reaction, s */
+#define DRV_CRAWL_SHARE 0.5              /* crawling: below this share of our speed and of its pace on its plan */
 #define DRV_COURSE_LAT_S 1.0             /* a car moving across is followed where its lateral speed takes it within
                                           * the time we take to reach it, this long at most, s */
 #define DRV_FILE_GAP_M 1.0             /* single file: a bumper gap below this counts as beside... */
@@ -93,6 +95,24 @@ static const DrvOther *drv_car_in_path(const DrvView *view, int first, double ta
     return drv_car_in_lane(view, first, drv_fmin(view->d_m, target_d_m), drv_fmax(view->d_m, target_d_m));
 }
 
+/* Whether car o is standing or crawling: slower than DRV_CRAWL_SHARE of our speed and of its own plan where it is (a
+ * car stopped or spun, not one braking for a corner: its plan says it; nor, in the start's pack, a car getting away
+ * from the grid). Such a car is followed from as far as we need to stop, which at racing speed is beyond
+ * DRV_COURSE_RANGE_M; every car followed from that far brought collisions (docs/research.md, sixteenth round). */
+static bool drv_crawling(const DrvDriver *driver, const DrvView *view, const DrvOther *o)
+{
+    return !drv_first_lap_manners(driver, view) && o->speed_mps < DRV_CRAWL_SHARE * view->speed_mps &&
+           drv_beh_pace(drv_beh_plan_of(driver->profile, o), view->s_m, o) < DRV_CRAWL_SHARE;
+}
+
+/* How far ahead a crawling car is followed: our stopping distance, after DRV_COURSE_REACT_S, at our share of the grip
+ * at rest (the least it gives), m. */
+static double drv_stop_reach_m(const DrvDriver *driver, const DrvView *view)
+{
+    double v = view->speed_mps;
+    return v * DRV_COURSE_REACT_S + v * v / (2.0 * driver->p.grip_use * trk_car_grip_mps2(&driver->car, 0.0));
+}
+
 /* Weight of "following the racing line" for a chosen offset: 1 on the line, 0 a band's width away. */
 static double drv_line_weight(double target_d, double line_ahead_d)
 {
@@ -118,13 +138,20 @@ static const DrvOther *drv_car_on_course(const DrvDriver *driver, const DrvView 
                                          double line_ahead_d)
 {
     double w = drv_line_weight(target_d, line_ahead_d);
+    double reach = DRV_COURSE_RANGE_M; /* drv_stop_reach_m, once a car is beyond DRV_COURSE_RANGE_M */
     for (int i = first; i < view->other_count; i++) {
         const DrvOther *o = &view->others[i];
         double gap = drv_beh_gap_m(view, o);
         if (o->ds_m <= 0.0 || gap < 0.0)
             continue;
-        if (o->ds_m > DRV_COURSE_RANGE_M)
-            break;
+        if (o->ds_m > DRV_COURSE_RANGE_M) {
+            if (reach == DRV_COURSE_RANGE_M)
+                reach = drv_fmax(drv_stop_reach_m(driver, view), DRV_COURSE_RANGE_M);
+            if (o->ds_m > reach)
+                break;
+            if (!drv_crawling(driver, view, o))
+                continue;
+        }
         double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
         double closing = view->speed_mps - o->speed_mps;
         bool in_lane = o->d_m + half > target_d && o->d_m - half < target_d;
@@ -551,6 +578,10 @@ void drv_drive_control(DrvDriver *driver, const DrvView *view, double target_d, 
         if (v_safe < target_v) {
             brake_first = INFINITY;
             a_follow = drv_fmin(drv_follow_lead_accel(driver, view, lead), 0.0);
+            /* behind a crawling car the limit falls at our braking as we close, not with its (nil) acceleration:
+             * tracked by its error alone, it was overrun into a car standing in a braking zone */
+            if (drv_crawling(driver, view, lead) && v_safe > 1.0)
+                a_follow -= p->grip_use * trk_car_grip_mps2(&driver->car, v_safe) * (v - lead->speed_mps) / v_safe;
         }
         target_v = drv_cap(target_v, v_safe, DRV_LIMIT_FOLLOW, &limit);
     }
