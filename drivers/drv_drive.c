@@ -138,20 +138,17 @@ static const DrvOther *drv_car_on_course(const DrvDriver *driver, const DrvView 
                                          double line_ahead_d)
 {
     double w = drv_line_weight(target_d, line_ahead_d);
-    double reach = DRV_COURSE_RANGE_M; /* drv_stop_reach_m, once a car is beyond DRV_COURSE_RANGE_M */
+    /* a crawling car is followed from as far as we need to stop, any other from DRV_COURSE_RANGE_M */
+    const double reach = drv_fmax(drv_stop_reach_m(driver, view), DRV_COURSE_RANGE_M);
     for (int i = first; i < view->other_count; i++) {
         const DrvOther *o = &view->others[i];
         double gap = drv_beh_gap_m(view, o);
         if (o->ds_m <= 0.0 || gap < 0.0)
             continue;
-        if (o->ds_m > DRV_COURSE_RANGE_M) {
-            if (reach == DRV_COURSE_RANGE_M)
-                reach = drv_fmax(drv_stop_reach_m(driver, view), DRV_COURSE_RANGE_M);
-            if (o->ds_m > reach)
-                break;
-            if (!drv_crawling(driver, view, o))
-                continue;
-        }
+        if (o->ds_m > reach)
+            break;
+        if (o->ds_m > DRV_COURSE_RANGE_M && !drv_crawling(driver, view, o))
+            continue;
         double half = 0.5 * (view->width_m + o->width_m) + DRV_BEH_SIDE_MARGIN_M;
         double closing = view->speed_mps - o->speed_mps;
         bool in_lane = o->d_m + half > target_d && o->d_m - half < target_d;
